@@ -1,0 +1,45 @@
+package air.dsl;
+
+import air.dsl.impl.aggregate.AverageOp;
+import air.dsl.impl.aggregate.CountOp;
+import air.dsl.impl.aggregate.LongFieldOp;
+import air.runtime.api.AggregateOp;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/** Built-in window aggregations, each with a mutable accumulator and no allocation per record. */
+public final class Aggregations {
+
+    private Aggregations() {
+    }
+
+    public static <T> AggregateOp<T, ?, Long> count() {
+        return new CountOp<>();
+    }
+
+    public static <T> AggregateOp<T, ?, Long> sum(ToLongFunction<? super T> valueFn) {
+        return new LongFieldOp<>(LongFieldOp.Kind.SUM, Objects.requireNonNull(valueFn, "Aggregations.sum(valueFn): valueFn is null"));
+    }
+
+    public static <T> AggregateOp<T, ?, Long> min(ToLongFunction<? super T> valueFn) {
+        return new LongFieldOp<>(LongFieldOp.Kind.MIN, Objects.requireNonNull(valueFn, "Aggregations.min(valueFn): valueFn is null"));
+    }
+
+    public static <T> AggregateOp<T, ?, Long> max(ToLongFunction<? super T> valueFn) {
+        return new LongFieldOp<>(LongFieldOp.Kind.MAX, Objects.requireNonNull(valueFn, "Aggregations.max(valueFn): valueFn is null"));
+    }
+
+    public static <T> AggregateOp<T, ?, Double> average(ToDoubleFunction<? super T> valueFn) {
+        return new AverageOp<>(Objects.requireNonNull(valueFn, "Aggregations.average(valueFn): valueFn is null"));
+    }
+
+    /** A user-defined aggregation from its four functions; see {@link AggregateOp} for the contract. */
+    public static <T, A, R> AggregateOp<T, A, R> of(String name, Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
+                                                    BiConsumer<? super A, ? super A> combineFn, Function<? super A, ? extends R> finishFn) {
+        return AggregateOp.of(name, createFn, accumulateFn, combineFn, finishFn);
+    }
+}

@@ -1,0 +1,45 @@
+package air.dsl;
+
+import air.runtime.api.SinkFactory;
+import air.runtime.sink.CallbackSink;
+import air.runtime.sink.CollectSink;
+import air.runtime.sink.LinesSink;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/** Built-in sinks. */
+public final class Sinks {
+
+    private Sinks() {
+    }
+
+    /** Collects into a list, read with {@link CollectSink#items()} after the job ends. */
+    public static <T> CollectSink<T> collect() {
+        return new CollectSink<>();
+    }
+
+    /** Calls {@code callback} for every record, one call at a time. */
+    public static <T> SinkFactory<T> callback(Consumer<? super T> callback) {
+        return new CallbackSink<>(Objects.requireNonNull(callback, "Sinks.callback(callback): callback is null"));
+    }
+
+    /** Prints {@code toString()} of every record to standard output, one line each. */
+    public static <T> SinkFactory<T> print() {
+        return LinesSink.toStdout("", String::valueOf);
+    }
+
+    public static <T> SinkFactory<T> print(String prefix, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(prefix, "Sinks.print(prefix, formatFn): prefix is null");
+        Objects.requireNonNull(formatFn, "Sinks.print(prefix, formatFn): formatFn is null");
+        return LinesSink.toStdout(prefix, formatFn);
+    }
+
+    /** Writes one line per record to {@code file} (replaced), in no particular order across workers. */
+    public static <T> SinkFactory<T> file(Path file, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(file, "Sinks.file(file, formatFn): file is null");
+        Objects.requireNonNull(formatFn, "Sinks.file(file, formatFn): formatFn is null");
+        return LinesSink.toFile(file, formatFn);
+    }
+}

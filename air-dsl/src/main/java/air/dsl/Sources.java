@@ -1,0 +1,58 @@
+package air.dsl;
+
+import air.dsl.ysb.YsbGenerator;
+import air.dsl.ysb.YsbEvent;
+import air.runtime.api.SourceFactory;
+import air.runtime.source.GeneratorSource;
+import air.runtime.source.SupplierSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
+
+/** Built-in sources. Parallel ones split their input by stride so every instance stays in order. */
+public final class Sources {
+
+    private Sources() {
+    }
+
+    /** The elements of a list, in list order per instance (instance s of P reads s, s+P, ...). */
+    public static <T> SourceFactory<T> fromList(List<? extends T> items) {
+        Objects.requireNonNull(items, "Sources.fromList(items): items is null");
+        List<? extends T> copy = List.copyOf(items);
+        return new GeneratorSource<>("list", copy.size(), i -> copy.get((int) i));
+    }
+
+    @SafeVarargs
+    public static <T> SourceFactory<T> of(T... items) {
+        Objects.requireNonNull(items, "Sources.of(items): items is null");
+        return fromList(List.of(items));
+    }
+
+    /** {@code generatorFn(i)} for {@code i in [0, count)}; the function must depend on {@code i} only. */
+    public static <T> GeneratorSource<T> generate(long count, LongFunction<? extends T> generatorFn) {
+        if (count < 0) {
+            throw new IllegalArgumentException("Sources.generate(count, generatorFn): count must be >= 0, was " + count);
+        }
+        Objects.requireNonNull(generatorFn, "Sources.generate(count, generatorFn): generatorFn is null");
+        return new GeneratorSource<>("generate", count, generatorFn);
+    }
+
+    /** {@code count} records from a supplier, read by a single instance. */
+    public static <T> SourceFactory<T> fromSupplier(long count, Supplier<? extends T> supplier) {
+        if (count < 0) {
+            throw new IllegalArgumentException("Sources.fromSupplier(count, supplier): count must be >= 0, was " + count);
+        }
+        Objects.requireNonNull(supplier, "Sources.fromSupplier(count, supplier): supplier is null");
+        return new SupplierSource<>(count, supplier);
+    }
+
+    /** The YSB-mem event generator (YSB-SPEC section 5): events {@code 0 .. n-1} for a seed and rate. */
+    public static GeneratorSource<YsbEvent> ysbMem(long n, YsbGenerator generator) {
+        if (n < 0) {
+            throw new IllegalArgumentException("Sources.ysbMem(n, generator): n must be >= 0, was " + n);
+        }
+        Objects.requireNonNull(generator, "Sources.ysbMem(n, generator): generator is null");
+        return new GeneratorSource<>("ysb-mem", n, generator::event);
+    }
+}

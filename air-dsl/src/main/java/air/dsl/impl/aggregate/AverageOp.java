@@ -1,0 +1,38 @@
+package air.dsl.impl.aggregate;
+
+import air.runtime.api.AggregateOp;
+import java.util.function.ToDoubleFunction;
+
+/** The arithmetic mean of a double extracted from each record. */
+public final class AverageOp<T> implements AggregateOp<T, AverageOp.Acc, Double> {
+
+    /** Count and sum so far. */
+    public static final class Acc {
+        long count;
+        double sum;
+    }
+
+    private final ToDoubleFunction<? super T> valueFn;
+
+    public AverageOp(ToDoubleFunction<? super T> valueFn) {
+        this.valueFn = valueFn;
+    }
+
+    @Override public Acc create() { return new Acc(); }
+
+    @Override
+    public void accumulate(Acc acc, T item) {
+        acc.count++;
+        acc.sum += valueFn.applyAsDouble(item);
+    }
+
+    @Override
+    public void combine(Acc acc, Acc other) {
+        acc.count += other.count;
+        acc.sum += other.sum;
+    }
+
+    @Override public Double finish(Acc acc) { return acc.sum / acc.count; }
+
+    @Override public String name() { return "average"; }
+}

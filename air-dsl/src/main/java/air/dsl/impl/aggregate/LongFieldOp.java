@@ -1,0 +1,56 @@
+package air.dsl.impl.aggregate;
+
+import air.runtime.api.AggregateOp;
+import java.util.function.ToLongFunction;
+
+/** Sum, min or max of a long extracted from each record. */
+public final class LongFieldOp<T> implements AggregateOp<T, MutableLong, Long> {
+
+    /** Which fold to apply. */
+    public enum Kind { SUM, MIN, MAX }
+
+    private final Kind kind;
+    private final ToLongFunction<? super T> valueFn;
+
+    public LongFieldOp(Kind kind, ToLongFunction<? super T> valueFn) {
+        this.kind = kind;
+        this.valueFn = valueFn;
+    }
+
+    @Override
+    public MutableLong create() {
+        return new MutableLong(switch (kind) {
+            case SUM -> 0L;
+            case MIN -> Long.MAX_VALUE;
+            case MAX -> Long.MIN_VALUE;
+        });
+    }
+
+    @Override
+    public void accumulate(MutableLong acc, T item) {
+        acc.value = fold(acc.value, valueFn.applyAsLong(item));
+    }
+
+    @Override
+    public void combine(MutableLong acc, MutableLong other) {
+        acc.value = fold(acc.value, other.value);
+    }
+
+    private long fold(long a, long b) {
+        return switch (kind) {
+            case SUM -> a + b;
+            case MIN -> Math.min(a, b);
+            case MAX -> Math.max(a, b);
+        };
+    }
+
+    @Override
+    public Long finish(MutableLong acc) {
+        return acc.value;
+    }
+
+    @Override
+    public String name() {
+        return kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,100 @@
+package air.runtime.impl.exec;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.atomic.MpscAtomicArrayQueue;
+
+/**
+ * A bounded many-producers-to-one-consumer queue of batches between tasklets. The consumer parks
+ * when it is empty and the next producer unparks it; a producer that finds it full parks until the
+ * consumer makes room (backpressure). Nothing spins. Wake-ups happen per batch, and only when the
+ * other side is actually parked.
+ */
+public final class Inbox {
+
+    private final MpscAtomicArrayQueue<Object> queue;
+    private final JobContext job;
+    private final ConcurrentLinkedQueue<Thread> blockedProducers = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger blockedCount = new AtomicInteger();
+    private volatile Thread consumer;
+    private volatile boolean consumerParked;
+
+    public Inbox(int capacity, JobContext job) {
+        this.queue = new MpscAtomicArrayQueue<>(capacity);
+        this.job = job;
+    }
+
+    /** Binds the consuming thread; must happen before any producer can find the consumer parked. */
+    public void bindConsumer(Thread thread) {
+        consumer = thread;
+    }
+
+    /** Adds an item, parking while the inbox is full. Unwinds if the job is cancelled. */
+    public void offer(Object item) {
+        if (!queue.offer(item)) {
+            offerSlow(item);
+        }
+        if (consumerParked) {
+            LockSupport.unpark(consumer);
+        }
+    }
+
+    private void offerSlow(Object item) {
+        Thread self = Thread.currentThread();
+        blockedCount.incrementAndGet();
+        blockedProducers.add(self);
+        try {
+            while (!queue.offer(item)) {
+                job.checkCancelled();
+                if (consumerParked) {
+                    LockSupport.unpark(consumer);
+                }
+                LockSupport.park(this);
+            }
+        } finally {
+            blockedProducers.remove(self);
+            blockedCount.decrementAndGet();
+        }
+    }
+
+    /** Takes the next item, parking while empty. Unwinds if the job is cancelled. */
+    public Object take() {
+        Object item = queue.poll();
+        if (item == null) {
+            item = takeSlow();
+        }
+        if (blockedCount.get() != 0) {
+            for (Thread t : blockedProducers) {
+                LockSupport.unpark(t);
+            }
+        }
+        return item;
+    }
+
+    private Object takeSlow() {
+        while (true) {
+            job.checkCancelled();
+            consumerParked = true;
+            Object item = queue.poll();
+            if (item != null) {
+                consumerParked = false;
+                return item;
+            }
+            LockSupport.park(this);
+            consumerParked = false;
+            item = queue.poll();
+            if (item != null) {
+                return item;
+            }
+        }
+    }
+
+    public int size() {
+        return queue.size();
+    }
+
+    public int capacity() {
+        return queue.capacity();
+    }
+}

@@ -1,0 +1,221 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.api.SourceReader;
+import air.runtime.impl.ops.Counted;
+import air.runtime.impl.ops.FilterOp;
+import air.runtime.impl.ops.FinalWindowOp;
+import air.runtime.impl.ops.FlatMapOp;
+import air.runtime.impl.ops.Inlet;
+import air.runtime.impl.ops.KeyedFrameFactory;
+import air.runtime.impl.ops.LongKeyedFrame;
+import air.runtime.impl.ops.MapOp;
+import air.runtime.impl.ops.ObjectKeyedFrame;
+import air.runtime.impl.ops.PartialWindowOp;
+import air.runtime.impl.ops.SinkOp;
+import air.runtime.impl.ops.SinkTail;
+import air.runtime.impl.ops.WindowFinal;
+import air.runtime.impl.ops.WindowPartial;
+import air.runtime.impl.ops.TimestampOp;
+import air.runtime.impl.source.GeneratorReader;
+import air.runtime.plan.HeadSpec;
+import air.runtime.plan.KeySpec;
+import air.runtime.plan.OpSpec;
+import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.TailSpec;
+import air.runtime.plan.VertexPlan;
+import air.runtime.plan.WindowAggregation;
+import air.runtime.source.GeneratorSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The plan instantiated: per vertex instance a fused chain of operator objects and a tasklet,
+ * per shuffle destination an inbox. Operator classes are copied once per (vertex, position) and
+ * shared by that vertex's instances.
+ */
+final class JobGraph {
+
+    /** The operator instances at one position of one vertex, for meters. */
+    record OperatorSlot(int vertex, String kind, OperatorInfo info, List<Counted> instances) { }
+
+    private final List<Tasklet> tasklets = new ArrayList<>();
+    private final Map<Tasklet, Inbox> consumerInboxes = new IdentityHashMap<>();
+    private final List<OperatorSlot> slots = new ArrayList<>();
+    private final List<SinkTail> sinks = new ArrayList<>();
+    private final List<WindowPartial> partials = new ArrayList<>();
+    private final List<WindowFinal> finals = new ArrayList<>();
+    private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
+    private final Map<String, Class<?>> classes = new HashMap<>();
+    private final ClassSpecializer specializer;
+    private final JobConfig config;
+    private final JobContext context;
+
+    private JobGraph(JobConfig config, JobContext context) {
+        this.config = config;
+        this.context = context;
+        this.specializer = new ClassSpecializer(config.specializeOperators());
+    }
+
+    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context) {
+        JobGraph graph = new JobGraph(config, context);
+        for (VertexPlan v : plan.vertices()) {
+            if (v.head() instanceof HeadSpec.FinalWindow) {
+                Inbox[] in = new Inbox[v.parallelism()];
+                for (int i = 0; i < in.length; i++) {
+                    in[i] = new Inbox(config.queueCapacity(), context);
+                }
+                graph.inboxes.put(v.id(), in);
+            }
+        }
+        for (VertexPlan v : plan.vertices()) {
+            graph.buildVertex(plan, v);
+        }
+        return graph;
+    }
+
+    private void buildVertex(PhysicalPlan plan, VertexPlan v) {
+        int positions = v.chain().size() + 2;
+        List<List<Counted>> perPosition = new ArrayList<>();
+        for (int p = 0; p < positions; p++) {
+            perPosition.add(new ArrayList<>());
+        }
+        for (int i = 0; i < v.parallelism(); i++) {
+            Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
+            for (int k = v.chain().size() - 1; k >= 0; k--) {
+                Inlet<?> op = buildOp(v.id(), k + 1, v.chain().get(k), next);
+                perPosition.get(k + 1).add((Counted) op);
+                next = op;
+            }
+            buildHead(plan, v, i, next, perPosition.get(0));
+        }
+        slots.add(new OperatorSlot(v.id(), v.head() instanceof HeadSpec.Source ? "source" : "window-final",
+                v.head().info(), perPosition.get(0)));
+        for (int k = 0; k < v.chain().size(); k++) {
+            OpSpec spec = v.chain().get(k);
+            slots.add(new OperatorSlot(v.id(), kindOf(spec), spec.info(), perPosition.get(k + 1)));
+        }
+        slots.add(new OperatorSlot(v.id(), v.tail() instanceof TailSpec.Sink ? "sink" : "window-partial",
+                v.tail().info(), perPosition.get(positions - 1)));
+    }
+
+    private static String kindOf(OpSpec spec) {
+        return switch (spec) {
+            case OpSpec.Map m -> "map";
+            case OpSpec.Filter f -> "filter";
+            case OpSpec.FlatMap f -> "flatMap";
+            case OpSpec.Timestamps t -> "timestamps";
+        };
+    }
+
+    private Class<?> classAt(int vertex, int position, Class<?> type) {
+        return classes.computeIfAbsent(vertex + "/" + position + "/" + type.getName(), k -> specializer.specialize(type));
+    }
+
+    private Inlet<?> buildTail(VertexPlan v, int instance, List<Counted> slot) {
+        int position = v.chain().size() + 1;
+        switch (v.tail()) {
+            case TailSpec.Sink s -> {
+                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class),
+                        s.info(), s.factory().open(instance, v.parallelism()));
+                sinks.add((SinkTail) op);
+                slot.add((Counted) op);
+                return op;
+            }
+            case TailSpec.PartialWindow pw -> {
+                Inbox[] destinations = inboxes.get(v.id() + 1);
+                KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
+                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
+                        pw.info(), pw.aggregation().window(), frames, new InboxShuffleOutput(instance, destinations));
+                partials.add((WindowPartial) op);
+                slot.add((Counted) op);
+                return op;
+            }
+        }
+    }
+
+    private KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
+        return switch (agg.key()) {
+            case KeySpec.LongKey k -> new KeyedFrameFactory<>(
+                    ClassSpecializer.constructorOf(classAt(vertex, position, LongKeyedFrame.class)), info, k.keyFn(), agg.op());
+            case KeySpec.ObjectKey k -> new KeyedFrameFactory<>(
+                    ClassSpecializer.constructorOf(classAt(vertex, position, ObjectKeyedFrame.class)), info, k.keyFn(), agg.op());
+        };
+    }
+
+    private Inlet<?> buildOp(int vertex, int position, OpSpec spec, Inlet<?> next) {
+        return switch (spec) {
+            case OpSpec.Map m -> specializer.newInstance(classAt(vertex, position, MapOp.class), m.info(), m.fn(), next);
+            case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
+            case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
+            case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
+                    t.info(), t.timestampFn(), t.allowedDisorderMs(), next);
+        };
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot) {
+        String name = "v" + v.id() + "#" + instance;
+        switch (v.head()) {
+            case HeadSpec.Source s -> {
+                SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
+                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(instance, v.parallelism()))
+                        : s.factory().createReader(instance, v.parallelism());
+                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), instance));
+            }
+            case HeadSpec.FinalWindow fw -> {
+                int producers = plan.vertices().get(v.id() - 1).parallelism();
+                KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), fw.aggregation());
+                WindowFinal op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
+                        fw.info(), fw.aggregation().window(), frames, producers, next);
+                finals.add(op);
+                slot.add((Counted) op);
+                Inbox inbox = inboxes.get(v.id())[instance];
+                FinalTasklet tasklet = new FinalTasklet(context, name + " " + fw.info().name(), inbox, op);
+                consumerInboxes.put(tasklet, inbox);
+                tasklets.add(tasklet);
+            }
+        }
+    }
+
+    void bindConsumer(Tasklet tasklet, Thread thread) {
+        Inbox inbox = consumerInboxes.get(tasklet);
+        if (inbox != null) {
+            inbox.bindConsumer(thread);
+        }
+    }
+
+    void abortSinks() {
+        for (SinkTail sink : sinks) {
+            try {
+                sink.abortIfOpen();
+            } catch (RuntimeException e) {
+                // the job already failed; the first failure is the one reported
+            }
+        }
+    }
+
+    List<Tasklet> tasklets() {
+        return tasklets;
+    }
+
+    List<OperatorSlot> slots() {
+        return slots;
+    }
+
+    Map<Integer, Inbox[]> inboxes() {
+        return inboxes;
+    }
+
+    List<WindowPartial> partials() {
+        return partials;
+    }
+
+    List<WindowFinal> finals() {
+        return finals;
+    }
+}

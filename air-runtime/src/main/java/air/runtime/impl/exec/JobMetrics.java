@@ -1,0 +1,104 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobStatus;
+import air.runtime.impl.ops.Counted;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Binds a job's {@code air.*} meters to the user's registry. Operators count in plain fields on
+ * their own thread; meters read those fields when scraped, so the hot path never touches a meter.
+ *
+ * <ul>
+ *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, vertex, operator, kind)</li>
+ *   <li>{@code air.queue.depth} per inbox (tags job, vertex, instance)</li>
+ *   <li>{@code air.window.results} and {@code air.late.records} per window operator</li>
+ *   <li>{@code air.job.duration} (tag status) when the job ends</li>
+ * </ul>
+ */
+public final class JobMetrics {
+
+    private final MeterRegistry registry;
+    private final String job;
+    private final JobGraph graph;
+
+    JobMetrics(MeterRegistry registry, String job, JobGraph graph) {
+        this.registry = registry;
+        this.job = job;
+        this.graph = graph;
+        register();
+    }
+
+    private void register() {
+        List<JobGraph.OperatorSlot> slots = graph.slots();
+        for (int s = 0; s < slots.size(); s++) {
+            JobGraph.OperatorSlot slot = slots.get(s);
+            Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()),
+                    "operator", slot.info().name(), "kind", slot.kind());
+            if (!slot.kind().equals("source")) {
+                counter("air.records.in", tags, slot.instances(), JobMetrics::sumReceived);
+            }
+            boolean hasNextInVertex = s + 1 < slots.size() && slots.get(s + 1).vertex() == slot.vertex();
+            if (hasNextInVertex) {
+                counter("air.records.out", tags, slots.get(s + 1).instances(), JobMetrics::sumReceived);
+            }
+        }
+        Tags jobTag = Tags.of("job", job);
+        counter("air.window.results", jobTag.and("kind", "window-final"), graph.finals(),
+                ops -> ops.stream().mapToLong(op -> op.results()).sum());
+        counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(),
+                ops -> ops.stream().mapToLong(op -> op.late()).sum());
+        graph.inboxes().forEach((vertex, inboxes) -> {
+            for (int i = 0; i < inboxes.length; i++) {
+                Inbox inbox = inboxes[i];
+                Gauge.builder("air.queue.depth", inbox, Inbox::size).strongReference(true)
+                        .tags(jobTag.and("vertex", Integer.toString(vertex), "instance", Integer.toString(i)))
+                        .description("batches waiting in a shuffle inbox").register(registry);
+            }
+        });
+    }
+
+    private static double sumReceived(List<Counted> ops) {
+        long sum = 0;
+        for (Counted op : ops) {
+            sum += op.received();
+        }
+        return sum;
+    }
+
+    private <T> void counter(String name, Tags tags, T obj, ToDoubleFunction<T> fn) {
+        FunctionCounter.builder(name, obj, fn).tags(tags).register(registry);
+    }
+
+    /** Records emitted by the job's sources so far (read from the first operator after them). */
+    public long sourceRecords() {
+        List<JobGraph.OperatorSlot> slots = graph.slots();
+        return slots.size() > 1 ? (long) sumReceived(slots.get(1).instances()) : 0;
+    }
+
+    /** Window results emitted so far. */
+    public long windowResults() {
+        return graph.finals().stream().mapToLong(op -> op.results()).sum();
+    }
+
+    /** Batches waiting in all shuffle inboxes now. */
+    public int queuedBatches() {
+        int n = 0;
+        for (Inbox[] inboxes : graph.inboxes().values()) {
+            for (Inbox inbox : inboxes) {
+                n += inbox.size();
+            }
+        }
+        return n;
+    }
+
+    void recordEnd(Duration elapsed, JobStatus status) {
+        Timer.builder("air.job.duration").tags("job", job, "status", status.name()).register(registry).record(elapsed);
+    }
+}

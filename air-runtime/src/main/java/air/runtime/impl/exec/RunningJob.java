@@ -1,0 +1,139 @@
+package air.runtime.impl.exec;
+
+import air.runtime.Job;
+import air.runtime.JobConfig;
+import air.runtime.JobFailedException;
+import air.runtime.JobStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import air.runtime.plan.PhysicalPlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A job running on this JVM: its tasklets' threads, its meters and its outcome. */
+public final class RunningJob implements Job {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunningJob.class);
+
+    private final JobContext context;
+    private final JobGraph graph;
+    private final JobMetrics metrics;
+    private final AtomicInteger running = new AtomicInteger();
+    private final long startNanos;
+    private volatile long endNanos;
+    private volatile JobStatus status = JobStatus.RUNNING;
+    private boolean joined;
+
+    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics) {
+        this.context = context;
+        this.graph = graph;
+        this.metrics = metrics;
+        this.startNanos = System.nanoTime();
+    }
+
+    public static RunningJob start(PhysicalPlan plan, JobConfig config) {
+        JobContext context = new JobContext(config.name());
+        JobGraph graph = JobGraph.build(plan, config, context);
+        JobMetrics metrics = new JobMetrics(config.meterRegistryOrDefault(), config.name(), graph);
+        RunningJob job = new RunningJob(context, graph, metrics);
+        LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
+        job.startThreads();
+        return job;
+    }
+
+    private void startThreads() {
+        List<Tasklet> tasklets = graph.tasklets();
+        running.set(tasklets.size());
+        Thread[] threads = new Thread[tasklets.size()];
+        for (int i = 0; i < threads.length; i++) {
+            Tasklet t = tasklets.get(i);
+            threads[i] = Thread.ofVirtual().name(context.jobName() + "/" + t.name()).unstarted(() -> {
+                try {
+                    t.run();
+                } finally {
+                    if (running.decrementAndGet() == 0) {
+                        endNanos = System.nanoTime();
+                    }
+                }
+            });
+            context.register(threads[i]);
+            graph.bindConsumer(t, threads[i]);
+        }
+        for (Thread thread : threads) {
+            thread.start();
+        }
+    }
+
+    @Override
+    public String name() {
+        return context.jobName();
+    }
+
+    @Override
+    public JobStatus status() {
+        return status;
+    }
+
+    @Override
+    public synchronized void join() {
+        if (!joined) {
+            boolean interrupted = false;
+            for (Thread t : context.threads()) {
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        context.cancel();
+                    }
+                }
+            }
+            finish();
+            joined = true;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        Throwable failure = context.failure();
+        if (failure instanceof JobFailedException jfe) {
+            throw new JobFailedException(jfe.getMessage(), jfe.getCause());
+        } else if (failure != null) {
+            throw new JobFailedException("job '" + name() + "' failed: " + failure, failure);
+        }
+    }
+
+    private void finish() {
+        Throwable failure = context.failure();
+        if (failure != null) {
+            graph.abortSinks();
+            status = JobStatus.FAILED;
+            LOG.error("job '{}' FAILED after {} ms: {}", name(), elapsed().toMillis(), failure.getMessage());
+        } else if (context.isCancelled()) {
+            graph.abortSinks();
+            status = JobStatus.CANCELLED;
+            LOG.info("job '{}' CANCELLED after {} ms", name(), elapsed().toMillis());
+        } else {
+            status = JobStatus.FINISHED;
+            LOG.info("job '{}' FINISHED in {} ms", name(), elapsed().toMillis());
+        }
+        metrics.recordEnd(elapsed(), status);
+    }
+
+    @Override
+    public void cancel() {
+        context.cancel();
+    }
+
+    @Override
+    public Duration elapsed() {
+        long end = running.get() == 0 && endNanos != 0 ? endNanos : System.nanoTime();
+        return Duration.ofNanos(end - startNanos);
+    }
+
+    /** The job's meters, for progress lines and tests. */
+    public JobMetrics metrics() {
+        return metrics;
+    }
+}

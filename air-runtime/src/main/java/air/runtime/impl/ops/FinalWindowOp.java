@@ -1,0 +1,126 @@
+package air.runtime.impl.ops;
+
+import air.hewmeld.watermark.LowWatermarkTracker;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.OperatorInfo;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The final half of a keyed window aggregation: merges the partials of the keys it owns and, when
+ * the low watermark over all upstream instances passes a window's end, emits one result per key
+ * and releases the frames no later window needs.
+ */
+public final class FinalWindowOp<T> implements Counted, WindowFinal {
+
+    private final OperatorInfo info;
+    private final WindowDefinition window;
+    private final KeyedFrameFactory<T> frames;
+    private final Inlet<? super WindowResult<?, ?>> next;
+    private final LowWatermarkTracker progress;
+    private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
+    private long lastEmittedEnd = Long.MIN_VALUE;
+    private long received;
+    private long results;
+
+    public FinalWindowOp(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames,
+                         int producers, Inlet<? super WindowResult<?, ?>> next) {
+        this.info = info;
+        this.window = window;
+        this.frames = frames;
+        this.next = next;
+        this.progress = new LowWatermarkTracker(producers);
+    }
+
+    @Override
+    public boolean onItem(ShuffleItem item) {
+        received++;
+        if (item instanceof FramePartial partial) {
+            frameAt(partial.frameStart).merge(partial);
+            return false;
+        }
+        boolean advanced = item instanceof ShuffleItem.Watermark w
+                ? progress.update(w.producer(), w.watermark())
+                : progress.markDone(item.producer());
+        if (advanced) {
+            long wm = progress.combined();
+            emitUpTo(wm == Long.MAX_VALUE ? Long.MAX_VALUE : wm + 1);
+            next.onWatermark(wm);
+            next.onEndOfBatch();
+        }
+        if (progress.allDone()) {
+            next.onComplete();
+            return true;
+        }
+        return false;
+    }
+
+    private KeyedFrame<T> frameAt(long start) {
+        KeyedFrame<T> frame = open.get(start);
+        if (frame == null) {
+            frame = frames.create();
+            open.put(start, frame);
+        }
+        return frame;
+    }
+
+    /** Emits every window whose end is {@code <= limit}, oldest first. */
+    private void emitUpTo(long limit) {
+        long size = window.size();
+        long slide = window.slide();
+        while (!open.isEmpty()) {
+            long oldest = open.firstKey();
+            long end = window.isTumbling() || lastEmittedEnd == Long.MIN_VALUE
+                    ? oldest + slide
+                    : Math.max(lastEmittedEnd + slide, oldest + slide);
+            if (end > limit) {
+                return;
+            }
+            long start = end - size;
+            if (window.isTumbling()) {
+                KeyedFrame<T> frame = open.remove(oldest);
+                results += frame.size();
+                frame.emitResults(start, end, next);
+            } else {
+                KeyedFrame<T> sum = frames.create();
+                for (KeyedFrame<T> frame : open.subMap(start, true, end, false).values()) {
+                    frame.combineInto(sum);
+                }
+                results += sum.size();
+                sum.emitResults(start, end, next);
+                evictBefore(end + slide - size);
+            }
+            lastEmittedEnd = end;
+        }
+    }
+
+    private void evictBefore(long start) {
+        Iterator<Map.Entry<Long, KeyedFrame<T>>> it = open.headMap(start, false).entrySet().iterator();
+        while (it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+
+    @Override
+    public long results() {
+        return results;
+    }
+
+    @Override
+    public OperatorInfo info() {
+        return info;
+    }
+
+    @Override
+    public LowWatermarkTracker progress() {
+        return progress;
+    }
+}

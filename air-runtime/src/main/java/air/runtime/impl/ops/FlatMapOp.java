@@ -1,0 +1,65 @@
+package air.runtime.impl.ops;
+
+import air.runtime.plan.OperatorInfo;
+import java.util.function.Function;
+
+/** {@code flatMap}: zero or more outputs per input, all with the input's timestamp. */
+public final class FlatMapOp<T, R> extends PaddedOperator implements Inlet<T>, Counted {
+
+    private final OperatorInfo info;
+    private final Function<? super T, ? extends Iterable<? extends R>> fn;
+    private final Inlet<? super R> next;
+    private long received;
+
+    public FlatMapOp(OperatorInfo info, Function<? super T, ? extends Iterable<? extends R>> fn, Inlet<? super R> next) {
+        this.info = info;
+        this.fn = fn;
+        this.next = next;
+    }
+
+    @Override
+    public void accept(long timestamp, T item) {
+        received++;
+        Iterable<? extends R> outs;
+        try {
+            outs = fn.apply(item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+        if (outs == null) {
+            return;
+        }
+        for (R out : outs) {
+            if (out == null) {
+                throw new OperatorFailure(info, "produced a null element for " + OperatorFailure.preview(item),
+                        new NullPointerException("flatMap results must not contain null"));
+            }
+            next.accept(timestamp, out);
+        }
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        next.onWatermark(watermark);
+    }
+
+    @Override
+    public void onEndOfBatch() {
+        next.onEndOfBatch();
+    }
+
+    @Override
+    public void onComplete() {
+        next.onComplete();
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+}

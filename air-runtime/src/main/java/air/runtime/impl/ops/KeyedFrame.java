@@ -1,0 +1,31 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.WindowResult;
+
+/**
+ * The per-key accumulators of one frame (a slide-long pane of event time). The partial stage
+ * accumulates records and drains partials; the final stage merges partials and emits results.
+ */
+public interface KeyedFrame<T> {
+
+    void accumulate(T item);
+
+    boolean isEmpty();
+
+    int size();
+
+    /**
+     * Moves every accumulator into per-destination partials ({@code null} where a destination owns
+     * no key of this frame) and leaves this frame empty.
+     */
+    FramePartial[] drain(int producer, long frameStart, int destinations);
+
+    /** Combines a partial's accumulators into this frame; the partial is not used afterwards. */
+    void merge(FramePartial partial);
+
+    /** Combines this frame's accumulators into {@code target} without changing them (sliding windows). */
+    void combineInto(KeyedFrame<T> target);
+
+    /** Finishes every accumulator and emits one result per key. */
+    void emitResults(long start, long end, Inlet<? super WindowResult<?, ?>> next);
+}

@@ -1,0 +1,131 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.AggregateOp;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.OperatorInfo;
+import java.util.function.ToLongFunction;
+import org.eclipse.collections.api.iterator.LongIterator;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+
+/** A frame keyed by primitive longs: no boxing per record. */
+public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
+
+    private final OperatorInfo info;
+    private final ToLongFunction<? super T> keyFn;
+    private final AggregateOp<? super T, A, ?> op;
+    private final LongObjectHashMap<A> accumulators = new LongObjectHashMap<>();
+
+    public LongKeyedFrame(OperatorInfo info, ToLongFunction<? super T> keyFn, AggregateOp<? super T, A, ?> op) {
+        this.info = info;
+        this.keyFn = keyFn;
+        this.op = op;
+    }
+
+    @Override
+    public void accumulate(T item) {
+        try {
+            long key = keyFn.applyAsLong(item);
+            A acc = accumulators.get(key);
+            if (acc == null) {
+                acc = op.create();
+                accumulators.put(key, acc);
+            }
+            op.accumulate(acc, item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return accumulators.isEmpty();
+    }
+
+    @Override
+    public int size() {
+        return accumulators.size();
+    }
+
+    @Override
+    public FramePartial[] drain(int producer, long frameStart, int destinations) {
+        FramePartial[] out = new FramePartial[destinations];
+        int capacity = destinations == 1 ? accumulators.size() : Math.max(4, 2 * accumulators.size() / destinations);
+        LongIterator keys = accumulators.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            int d = destinations == 1 ? 0 : KeyRouting.ownerOf(key, destinations);
+            FramePartial p = out[d];
+            if (p == null) {
+                p = out[d] = new FramePartial(producer, frameStart, new long[capacity], null, capacity);
+            } else if (p.size == p.accumulators.length) {
+                p = out[d] = grow(p);
+            }
+            p.longKeys[p.size] = key;
+            p.accumulators[p.size++] = accumulators.get(key);
+        }
+        accumulators.clear();
+        return out;
+    }
+
+    private static FramePartial grow(FramePartial p) {
+        int capacity = p.accumulators.length * 2;
+        FramePartial bigger = new FramePartial(p.producer, p.frameStart, new long[capacity], null, capacity);
+        System.arraycopy(p.longKeys, 0, bigger.longKeys, 0, p.size);
+        System.arraycopy(p.accumulators, 0, bigger.accumulators, 0, p.size);
+        bigger.size = p.size;
+        return bigger;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void merge(FramePartial partial) {
+        for (int i = 0; i < partial.size; i++) {
+            long key = partial.longKeys[i];
+            A incoming = (A) partial.accumulators[i];
+            A acc = accumulators.get(key);
+            if (acc == null) {
+                accumulators.put(key, incoming);
+            } else {
+                combine(acc, incoming);
+            }
+        }
+    }
+
+    @Override
+    public void combineInto(KeyedFrame<T> target) {
+        LongKeyedFrame<T, A> into = (LongKeyedFrame<T, A>) target;
+        LongIterator keys = accumulators.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            A sum = into.accumulators.get(key);
+            if (sum == null) {
+                sum = op.create();
+                into.accumulators.put(key, sum);
+            }
+            into.combine(sum, accumulators.get(key));
+        }
+    }
+
+    private void combine(A acc, A other) {
+        try {
+            op.combine(acc, other);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "combine threw", e);
+        }
+    }
+
+    @Override
+    public void emitResults(long start, long end, Inlet<? super WindowResult<?, ?>> next) {
+        LongIterator keys = accumulators.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            Object value;
+            try {
+                value = op.finish(accumulators.get(key));
+            } catch (RuntimeException e) {
+                throw new OperatorFailure(info, "finish threw for key " + key, e);
+            }
+            next.accept(end - 1, new WindowResult<>(start, end, key, value));
+        }
+    }
+}

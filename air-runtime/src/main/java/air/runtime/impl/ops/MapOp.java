@@ -1,0 +1,60 @@
+package air.runtime.impl.ops;
+
+import air.runtime.plan.OperatorInfo;
+import java.util.function.Function;
+
+/** {@code map}: one output per input; null results are a user error. */
+public final class MapOp<T, R> extends PaddedOperator implements Inlet<T>, Counted {
+
+    private final OperatorInfo info;
+    private final Function<? super T, ? extends R> fn;
+    private final Inlet<? super R> next;
+    private long received;
+
+    public MapOp(OperatorInfo info, Function<? super T, ? extends R> fn, Inlet<? super R> next) {
+        this.info = info;
+        this.fn = fn;
+        this.next = next;
+    }
+
+    @Override
+    public void accept(long timestamp, T item) {
+        received++;
+        R out;
+        try {
+            out = fn.apply(item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+        if (out == null) {
+            throw new OperatorFailure(info, "returned null for " + OperatorFailure.preview(item),
+                    new NullPointerException("map functions must not return null; use filter or flatMap to drop records"));
+        }
+        next.accept(timestamp, out);
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        next.onWatermark(watermark);
+    }
+
+    @Override
+    public void onEndOfBatch() {
+        next.onEndOfBatch();
+    }
+
+    @Override
+    public void onComplete() {
+        next.onComplete();
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+}

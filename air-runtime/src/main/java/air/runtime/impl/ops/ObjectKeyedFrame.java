@@ -1,0 +1,141 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.AggregateOp;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.OperatorInfo;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.function.Function;
+import org.eclipse.collections.impl.map.mutable.UnifiedMap;
+
+/** A frame keyed by objects; keys must have stable {@code equals}/{@code hashCode} and not be null. */
+public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
+
+    private final OperatorInfo info;
+    private final Function<? super T, ?> keyFn;
+    private final AggregateOp<? super T, A, ?> op;
+    private final UnifiedMap<Object, A> accumulators = new UnifiedMap<>();
+
+    public ObjectKeyedFrame(OperatorInfo info, Function<? super T, ?> keyFn, AggregateOp<? super T, A, ?> op) {
+        this.info = info;
+        this.keyFn = keyFn;
+        this.op = op;
+    }
+
+    @Override
+    public void accumulate(T item) {
+        Object key;
+        try {
+            key = keyFn.apply(item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "key function threw on " + OperatorFailure.preview(item), e);
+        }
+        if (key == null) {
+            throw new OperatorFailure(info, "key function returned null for " + OperatorFailure.preview(item),
+                    new NullPointerException("keys must not be null"));
+        }
+        try {
+            A acc = accumulators.get(key);
+            if (acc == null) {
+                acc = op.create();
+                accumulators.put(key, acc);
+            }
+            op.accumulate(acc, item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return accumulators.isEmpty();
+    }
+
+    @Override
+    public int size() {
+        return accumulators.size();
+    }
+
+    @Override
+    public FramePartial[] drain(int producer, long frameStart, int destinations) {
+        FramePartial[] out = new FramePartial[destinations];
+        int capacity = destinations == 1 ? accumulators.size() : Math.max(4, 2 * accumulators.size() / destinations);
+        Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Object, A> e = it.next();
+            int d = destinations == 1 ? 0 : KeyRouting.ownerOf(e.getKey(), destinations);
+            FramePartial p = out[d];
+            if (p == null) {
+                p = out[d] = new FramePartial(producer, frameStart, null, new Object[capacity], capacity);
+            } else if (p.size == p.accumulators.length) {
+                p = out[d] = grow(p);
+            }
+            p.objectKeys[p.size] = e.getKey();
+            p.accumulators[p.size++] = e.getValue();
+        }
+        accumulators.clear();
+        return out;
+    }
+
+    private static FramePartial grow(FramePartial p) {
+        int capacity = p.accumulators.length * 2;
+        FramePartial bigger = new FramePartial(p.producer, p.frameStart, null, new Object[capacity], capacity);
+        System.arraycopy(p.objectKeys, 0, bigger.objectKeys, 0, p.size);
+        System.arraycopy(p.accumulators, 0, bigger.accumulators, 0, p.size);
+        bigger.size = p.size;
+        return bigger;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void merge(FramePartial partial) {
+        for (int i = 0; i < partial.size; i++) {
+            Object key = partial.objectKeys[i];
+            A incoming = (A) partial.accumulators[i];
+            A acc = accumulators.get(key);
+            if (acc == null) {
+                accumulators.put(key, incoming);
+            } else {
+                combine(acc, incoming);
+            }
+        }
+    }
+
+    @Override
+    public void combineInto(KeyedFrame<T> target) {
+        ObjectKeyedFrame<T, A> into = (ObjectKeyedFrame<T, A>) target;
+        Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Object, A> e = it.next();
+            A sum = into.accumulators.get(e.getKey());
+            if (sum == null) {
+                sum = op.create();
+                into.accumulators.put(e.getKey(), sum);
+            }
+            into.combine(sum, e.getValue());
+        }
+    }
+
+    private void combine(A acc, A other) {
+        try {
+            op.combine(acc, other);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "combine threw", e);
+        }
+    }
+
+    @Override
+    public void emitResults(long start, long end, Inlet<? super WindowResult<?, ?>> next) {
+        Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Object, A> e = it.next();
+            Object value;
+            try {
+                value = op.finish(e.getValue());
+            } catch (RuntimeException ex) {
+                throw new OperatorFailure(info, "finish threw for key " + OperatorFailure.preview(e.getKey()), ex);
+            }
+            next.accept(end - 1, new WindowResult<>(start, end, e.getKey(), value));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package air.runtime.impl.ops;
+
+import air.runtime.plan.OperatorInfo;
+
+/** A user function threw; carries the operator so that the tasklet can add the record's position. */
+public final class OperatorFailure extends RuntimeException {
+
+    private final transient OperatorInfo operator;
+
+    public OperatorFailure(OperatorInfo operator, String what, Throwable cause) {
+        super(operator.name() + " " + what + ": " + cause, cause);
+        this.operator = operator;
+    }
+
+    public OperatorInfo operator() {
+        return operator;
+    }
+
+    static String preview(Object item) {
+        String s;
+        try {
+            s = String.valueOf(item);
+        } catch (RuntimeException e) {
+            s = item.getClass().getName() + " (toString failed)";
+        }
+        return s.length() > 120 ? s.substring(0, 117) + "..." : s;
+    }
+}

@@ -1,0 +1,137 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.WindowDefinition;
+import air.runtime.plan.OperatorInfo;
+import java.util.Arrays;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+
+/**
+ * The partial half of a keyed window aggregation, fused at the end of the upstream chain:
+ * accumulates per (frame, key) locally and ships a frame's partials when the watermark passes
+ * its end, then one watermark per frame boundary to every destination. Records at or below the
+ * current watermark are late: dropped and counted, never silently.
+ */
+public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, WindowPartial {
+
+    private final OperatorInfo info;
+    private final long slide;
+    private final KeyedFrameFactory<T> frames;
+    private final ShuffleOutput out;
+    private final LongObjectHashMap<KeyedFrame<T>> open = new LongObjectHashMap<>();
+    private final WindowDefinition window;
+    private KeyedFrame<T> current;
+    private long currentStart = Long.MAX_VALUE;
+    private long currentEnd = Long.MIN_VALUE;
+    private long watermark = Long.MIN_VALUE;
+    private long sentBoundary = Long.MIN_VALUE;
+    private long received;
+    private long late;
+    private long partialsSent;
+
+    public PartialWindowOp(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames, ShuffleOutput out) {
+        this.info = info;
+        this.window = window;
+        this.slide = window.slide();
+        this.frames = frames;
+        this.out = out;
+    }
+
+    @Override
+    public void accept(long timestamp, T item) {
+        received++;
+        if (timestamp <= watermark) {
+            late++;
+            return;
+        }
+        KeyedFrame<T> frame = timestamp >= currentStart && timestamp < currentEnd ? current : frameOf(timestamp);
+        frame.accumulate(item);
+    }
+
+    private KeyedFrame<T> frameOf(long timestamp) {
+        long start = window.frameStart(timestamp);
+        KeyedFrame<T> frame = open.get(start);
+        if (frame == null) {
+            frame = frames.create();
+            open.put(start, frame);
+        }
+        current = frame;
+        currentStart = start;
+        currentEnd = start + slide;
+        return frame;
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long wm) {
+        if (wm <= watermark) {
+            return;
+        }
+        watermark = wm;
+        long boundary = wm == Long.MAX_VALUE ? Long.MAX_VALUE : window.frameStart(wm + 1);
+        if (boundary > sentBoundary) {
+            sentBoundary = boundary;
+            flushBefore(boundary);
+            out.broadcast(new ShuffleItem.Watermark(out.producer(), boundary == Long.MAX_VALUE ? boundary : boundary - 1));
+        }
+    }
+
+    private void flushBefore(long boundary) {
+        if (open.isEmpty()) {
+            return;
+        }
+        long[] starts = open.keySet().toSortedArray();
+        for (long start : starts) {
+            if (start >= boundary) {
+                break;
+            }
+            KeyedFrame<T> frame = open.remove(start);
+            if (frame == current) {
+                current = null;
+                currentStart = Long.MAX_VALUE;
+                currentEnd = Long.MIN_VALUE;
+            }
+            FramePartial[] partials = frame.drain(out.producer(), start, out.destinations());
+            for (int d = 0; d < partials.length; d++) {
+                if (partials[d] != null) {
+                    partialsSent += partials[d].size;
+                    out.send(d, partials[d]);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void onEndOfBatch() {
+    }
+
+    @Override
+    public void onComplete() {
+        onWatermark(Long.MAX_VALUE);
+        out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+
+    @Override
+    public long late() {
+        return late;
+    }
+
+    @Override
+    public long partialsSent() {
+        return partialsSent;
+    }
+
+    @Override
+    public long[] openFrames() {
+        long[] starts = open.keySet().toSortedArray();
+        return Arrays.copyOf(starts, starts.length);
+    }
+}

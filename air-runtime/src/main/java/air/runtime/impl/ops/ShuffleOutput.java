@@ -1,0 +1,17 @@
+package air.runtime.impl.ops;
+
+/** The sending end of a shuffle edge, as one upstream instance sees it. May park when full. */
+public interface ShuffleOutput {
+
+    int producer();
+
+    int destinations();
+
+    void send(int destination, ShuffleItem item);
+
+    default void broadcast(ShuffleItem item) {
+        for (int d = 0; d < destinations(); d++) {
+            send(d, item);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.SinkWriter;
+import air.runtime.plan.OperatorInfo;
+
+/** The tail that hands records to a user sink writer. */
+public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted, SinkTail {
+
+    private final OperatorInfo info;
+    private final SinkWriter<? super T> writer;
+    private long received;
+    private volatile boolean closed;
+
+    public SinkOp(OperatorInfo info, SinkWriter<? super T> writer) {
+        this.info = info;
+        this.writer = writer;
+    }
+
+    @Override
+    public void accept(long timestamp, T item) {
+        received++;
+        try {
+            writer.write(item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+    }
+
+    @Override
+    public void onEndOfBatch() {
+    }
+
+    @Override
+    public void onComplete() {
+        closed = true;
+        try {
+            writer.close();
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to close", e);
+        }
+    }
+
+    /** Releases the writer after a failed job, unless it was closed normally. */
+    public void abortIfOpen() {
+        if (!closed) {
+            closed = true;
+            writer.abort();
+        }
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+}

@@ -1,0 +1,77 @@
+package air.runtime.impl.ops;
+
+import air.runtime.plan.OperatorInfo;
+import java.util.function.ToLongFunction;
+
+/**
+ * Assigns event time and publishes the watermark {@code max seen - allowedDisorder - 1} once per
+ * batch, never per record.
+ */
+public final class TimestampOp<T> extends PaddedOperator implements Inlet<T>, Counted {
+
+    private final OperatorInfo info;
+    private final ToLongFunction<? super T> timestampFn;
+    private final long allowedDisorder;
+    private final Inlet<? super T> next;
+    private long maxSeen = Long.MIN_VALUE;
+    private long lastWatermark = Long.MIN_VALUE;
+    private long received;
+
+    public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, Inlet<? super T> next) {
+        this.info = info;
+        this.timestampFn = timestampFn;
+        this.allowedDisorder = allowedDisorder;
+        this.next = next;
+    }
+
+    @Override
+    public void accept(long ignored, T item) {
+        received++;
+        long ts;
+        try {
+            ts = timestampFn.applyAsLong(item);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+        if (ts == NO_TIMESTAMP) {
+            throw new OperatorFailure(info, "returned Long.MIN_VALUE for " + OperatorFailure.preview(item),
+                    new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
+        }
+        if (ts > maxSeen) {
+            maxSeen = ts;
+        }
+        next.accept(ts, item);
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long watermark) {
+        // event time starts here: upstream progress has no meaning below this operator
+    }
+
+    @Override
+    public void onEndOfBatch() {
+        if (maxSeen != Long.MIN_VALUE) {
+            long wm = maxSeen - allowedDisorder - 1;
+            if (wm > lastWatermark) {
+                lastWatermark = wm;
+                next.onWatermark(wm);
+            }
+        }
+        next.onEndOfBatch();
+    }
+
+    @Override
+    public void onComplete() {
+        next.onComplete();
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+}

@@ -1,0 +1,12 @@
+package air.runtime.impl.ops;
+
+/** What meters and diagnostics read of a partial window operator. */
+public interface WindowPartial {
+
+    long late();
+
+    long partialsSent();
+
+    /** Starts of the frames still open, ascending. */
+    long[] openFrames();
+}

@@ -1,0 +1,86 @@
+package air.runtime.impl.source;
+
+import air.runtime.api.Emitter;
+import air.runtime.api.SourceReader;
+import java.util.function.LongFunction;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Emits {@code fn(i)} for the indices {@code first, first + stride, ... < end}; optionally paced so
+ * that index {@code i} is not emitted before {@code startNanos + i / rate} seconds. Its position is
+ * the next index, so a replay after {@code seek} is exact.
+ */
+public final class GeneratorReader<T> extends air.runtime.impl.ops.PaddedOperator implements SourceReader<T> {
+
+    private final LongFunction<? extends T> fn;
+    private final long stride;
+    private final long end;
+    private final long startNanos;
+    private final double indicesPerNano;
+    private long next;
+
+    public GeneratorReader(LongFunction<? extends T> fn, long first, long stride, long end, long startNanos, long ratePerSecond) {
+        this.fn = fn;
+        this.next = first;
+        this.stride = stride;
+        this.end = end;
+        this.startNanos = startNanos;
+        this.indicesPerNano = ratePerSecond / 1e9;
+    }
+
+    @Override
+    public int read(int max, Emitter<? super T> out) {
+        long i = next;
+        if (i >= end) {
+            return EXHAUSTED;
+        }
+        long limit = i + (long) max * stride;
+        if (limit > end || limit < i) {
+            limit = end;
+        }
+        if (indicesPerNano > 0) {
+            long due = dueLimit();
+            if (due <= i) {
+                waitUntilDue(i);
+                return 0;
+            }
+            limit = Math.min(limit, due);
+        }
+        long first = i;
+        try {
+            for (; i < limit; i += stride) {
+                out.emit(fn.apply(i));
+            }
+        } finally {
+            next = i;
+        }
+        return (int) ((i - first) / stride);
+    }
+
+    /** One past the highest index that is due now. */
+    private long dueLimit() {
+        long elapsed = System.nanoTime() - startNanos;
+        return elapsed < 0 ? 0 : (long) (elapsed * indicesPerNano) + 1;
+    }
+
+    private void waitUntilDue(long index) {
+        long dueAt = startNanos + (long) (index / indicesPerNano);
+        long wait = dueAt - System.nanoTime();
+        if (wait > 0) {
+            LockSupport.parkNanos(this, wait);
+        }
+    }
+
+    @Override
+    public long position() {
+        return next;
+    }
+
+    @Override
+    public void seek(long position) {
+        if (position < 0) {
+            throw new IllegalArgumentException("position must be >= 0, was " + position);
+        }
+        next = position;
+    }
+}

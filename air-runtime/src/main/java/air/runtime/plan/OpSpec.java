@@ -1,0 +1,30 @@
+package air.runtime.plan;
+
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/** A stateless operator fused into a vertex's chain. */
+public sealed interface OpSpec {
+
+    OperatorInfo info();
+
+    String describe();
+
+    record Map(OperatorInfo info, Function<?, ?> fn) implements OpSpec {
+        public String describe() { return "map " + info.name(); }
+    }
+
+    record Filter(OperatorInfo info, Predicate<?> predicate) implements OpSpec {
+        public String describe() { return "filter " + info.name(); }
+    }
+
+    record FlatMap(OperatorInfo info, Function<?, ? extends Iterable<?>> fn) implements OpSpec {
+        public String describe() { return "flatMap " + info.name(); }
+    }
+
+    /** Assigns event time and derives progress: watermark = max timestamp - allowed disorder - 1. */
+    record Timestamps(OperatorInfo info, ToLongFunction<?> timestampFn, long allowedDisorderMs) implements OpSpec {
+        public String describe() { return "timestamps " + info.name() + " disorder=" + allowedDisorderMs + "ms"; }
+    }
+}

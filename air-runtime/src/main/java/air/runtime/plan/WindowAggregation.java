@@ -1,0 +1,12 @@
+package air.runtime.plan;
+
+import air.runtime.api.AggregateOp;
+import air.runtime.api.WindowDefinition;
+
+/** A keyed window aggregation, split by the planner into a partial and a final stage. */
+public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing) {
+
+    public String describe() {
+        return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing;
+    }
+}

@@ -1,0 +1,117 @@
+package air.samples.ysb;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
+ * [--out FILE]}, plus {@code --quiet} (no progress line) and {@code --batch B}.
+ */
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch) {
+
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--batch B] [--quiet]\n"
+            + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
+            + "  P      workers (default: all available processors)\n"
+            + "  --seed S     64-bit seed (default 42)\n"
+            + "  --rate R     events per logical second (default 100000)\n"
+            + "  --offered L  events per wall second; 0 = throughput mode (default 0); sets R = L\n"
+            + "  --out FILE   canonical output file (default out/ysb-N.csv)";
+
+    /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
+    public static YsbArgs parse(String... args) {
+        Long n = null;
+        Integer p = null;
+        long seed = 42;
+        long rate = 100_000;
+        long offered = 0;
+        Path out = null;
+        boolean quiet = false;
+        int batch = 1024;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--seed" -> seed = parseLong("--seed", value(args, ++i, a));
+                case "--rate" -> rate = positive("--rate", parseCount("--rate", value(args, ++i, a)));
+                case "--offered" -> offered = parseCount("--offered", value(args, ++i, a));
+                case "--out" -> out = Path.of(value(args, ++i, a));
+                case "--batch" -> batch = (int) positive("--batch", parseCount("--batch", value(args, ++i, a)));
+                case "--quiet" -> quiet = true;
+                default -> {
+                    if (a.startsWith("--")) {
+                        throw new IllegalArgumentException("unknown option " + a);
+                    } else if (n == null) {
+                        n = parseCount("N", a);
+                    } else if (p == null) {
+                        long workers = positive("P", parseCount("P", a));
+                        if (workers > 4096) {
+                            throw new IllegalArgumentException("P must be <= 4096, got " + a);
+                        }
+                        p = (int) workers;
+                    } else {
+                        throw new IllegalArgumentException("unexpected argument '" + a + "'");
+                    }
+                }
+            }
+        }
+        if (n == null) {
+            throw new IllegalArgumentException("N (number of events) is required");
+        }
+        if (offered < 0) {
+            throw new IllegalArgumentException("--offered must be >= 0, got " + offered);
+        }
+        if (offered > 0) {
+            rate = offered;
+        }
+        int workers = p != null ? p : Runtime.getRuntime().availableProcessors();
+        if (out == null) {
+            out = Path.of("out", "ysb-" + n + ".csv");
+        }
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static long positive(String name, long v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException(name + " must be > 0, got " + v);
+        }
+        return v;
+    }
+
+    private static long parseLong(String name, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a 64-bit integer, got '" + text + "'");
+        }
+    }
+
+    /** A non-negative count with an optional K, M or G (decimal) suffix. */
+    static long parseCount(String name, String text) {
+        String t = text.trim().toUpperCase(Locale.ROOT);
+        long scale = 1;
+        if (!t.isEmpty()) {
+            switch (t.charAt(t.length() - 1)) {
+                case 'K' -> scale = 1_000L;
+                case 'M' -> scale = 1_000_000L;
+                case 'G' -> scale = 1_000_000_000L;
+                default -> { }
+            }
+        }
+        String digits = scale == 1 ? t : t.substring(0, t.length() - 1);
+        try {
+            long v = Math.multiplyExact(Long.parseLong(digits), scale);
+            if (v < 0) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(name + " must be a non-negative count like 5M, got '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package air.samples.ysb;
+
+import air.dsl.ysb.YsbGenerator;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.LongStream;
+
+/** The RESULT and LATENCY lines of YSB-SPEC section 8, and the check against the reference. */
+public final class YsbReport {
+
+    public static final String ENGINE = "air-jvm";
+
+    private YsbReport() {
+    }
+
+    public static String resultLine(YsbRun.Outcome o, String sha) {
+        YsbArgs a = o.args();
+        return String.format(Locale.ROOT,
+                "RESULT engine=%s p=%d java=%s mode=%s n=%d seed=%d rate=%d offered=%d windows=%d rows=%d views=%d sha256=%s"
+                        + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d watermark=per-frame-boundary",
+                ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
+                a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
+                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch());
+    }
+
+    /** Window-result latency over all windows but the first and the last (YSB-SPEC 7.2). */
+    public static String latencyLine(YsbRun.Outcome o) {
+        YsbRows rows = o.rows();
+        long firstWindow = YsbGenerator.T0;
+        long lastWindow = YsbGenerator.T0 + (o.rows().windows() - 1) * YsbGenerator.WINDOW_MS;
+        long[] latencies = LongStream.range(0, rows.size())
+                .filter(i -> rows.windowStart[(int) i] != firstWindow && rows.windowStart[(int) i] != lastWindow)
+                .map(i -> {
+                    long windowEndNanos = o.scheduleStartNanos()
+                            + (rows.windowStart[(int) i] + YsbGenerator.WINDOW_MS - YsbGenerator.T0) * 1_000_000L;
+                    return rows.emitNanos[(int) i] - windowEndNanos;
+                })
+                .sorted().toArray();
+        return String.format(Locale.ROOT, "LATENCY engine=%s p=%d offered=%d rows=%d p50_ms=%.3f p99_ms=%.3f max_ms=%.3f min_ms=%.3f",
+                ENGINE, o.args().parallelism(), o.args().offered(), latencies.length,
+                rank(latencies, 0.50) / 1e6, rank(latencies, 0.99) / 1e6,
+                latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6,
+                latencies.length == 0 ? Double.NaN : latencies[0] / 1e6);
+    }
+
+    /** Nearest-rank percentile of a sorted array. */
+    static double rank(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    /** Checks the total against the generator and the checksum against the reference; prints why not. */
+    public static boolean verify(YsbRun.Outcome o, String sha, PrintStream err) {
+        YsbArgs a = o.args();
+        YsbGenerator generator = new YsbGenerator(a.seed(), a.rate());
+        long expectedViews = LongStream.range(0, a.n()).parallel().filter(generator::isView).count();
+        boolean ok = true;
+        if (expectedViews != o.rows().views()) {
+            err.printf(Locale.ROOT, "ysb: MISMATCH: counts sum to %d but the generator has %d views%n", o.rows().views(), expectedViews);
+            ok = false;
+        }
+        long expectedRows = generator.windows(a.n()) * YsbGenerator.CAMPAIGNS;
+        if (a.rate() >= 100_000 && o.rows().size() != expectedRows) {
+            err.printf(Locale.ROOT, "ysb: note: %d rows, %d expected for full windows%n", o.rows().size(), expectedRows);
+        }
+        String reference = YsbReference.sha256(a.n(), a.seed(), a.rate());
+        if (reference == null) {
+            err.println("ysb: no reference checksum for these parameters; total of views checked");
+        } else if (reference.equals(sha)) {
+            err.println("ysb: checksum matches the reference (YSB-SPEC 6.3)");
+        } else {
+            err.println("ysb: MISMATCH: checksum " + sha + " differs from the reference " + reference);
+            ok = false;
+        }
+        return ok;
+    }
+
+}

@@ -1,0 +1,55 @@
+package air.samples.ysb;
+
+import air.dsl.Pipeline;
+import air.dsl.ysb.YsbGenerator;
+import air.runtime.Job;
+import air.runtime.JobConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
+
+/** Runs YSB-mem once on this JVM and measures it as YSB-SPEC section 7 says. */
+public final class YsbRun {
+
+    /** What one run produced: its rows and its times. */
+    public record Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos) {
+
+        public double throughput() {
+            return args.n() * 1e9 / runNanos;
+        }
+    }
+
+    private YsbRun() {
+    }
+
+    /** Runs the query; {@code progress} is null for no progress line. */
+    public static Outcome run(YsbArgs args, PrintStream progress) {
+        long submitted = System.nanoTime();
+        YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
+        MeterRegistry registry = new SimpleMeterRegistry();
+        YsbResultSink sink = new YsbResultSink();
+        long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
+        Pipeline pipeline = YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
+        JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
+                .batchSize(args.batch()).meterRegistry(registry);
+        ProgressLine line = progress != null ? new ProgressLine(registry, args.n(), progress) : null;
+        if (line != null) {
+            line.start();
+        }
+        long first;
+        try {
+            first = System.nanoTime();
+            Job job = pipeline.submit(config);
+            job.join();
+        } finally {
+            if (line != null) {
+                line.close();
+            }
+        }
+        long end = System.nanoTime();
+        YsbRows rows = sink.rows();
+        long last = Math.max(rows.lastEmitNanos(), first + 1);
+        long runStart = args.offered() > 0 ? Math.max(first, scheduleStart) : first;
+        return new Outcome(args, rows, first, last - runStart, end - submitted, scheduleStart);
+    }
+}
