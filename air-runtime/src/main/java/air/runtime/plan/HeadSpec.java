@@ -10,7 +10,7 @@ public sealed interface HeadSpec {
     String describe();
 
     record Source(OperatorInfo info, SourceFactory<?> factory) implements HeadSpec {
-        public String describe() { return "source " + factory.describe() + " " + info.name(); }
+        public String describe() { return "source " + factory.describe() + " " + info; }
     }
 
     record FinalWindow(OperatorInfo info, WindowAggregation aggregation) implements HeadSpec {

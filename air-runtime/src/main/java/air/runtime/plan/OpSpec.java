@@ -12,15 +12,15 @@ public sealed interface OpSpec {
     String describe();
 
     record Map(OperatorInfo info, Function<?, ?> fn) implements OpSpec {
-        public String describe() { return "map " + info.name(); }
+        public String describe() { return "map " + info; }
     }
 
     record Filter(OperatorInfo info, Predicate<?> predicate) implements OpSpec {
-        public String describe() { return "filter " + info.name(); }
+        public String describe() { return "filter " + info; }
     }
 
     record FlatMap(OperatorInfo info, Function<?, ? extends Iterable<?>> fn) implements OpSpec {
-        public String describe() { return "flatMap " + info.name(); }
+        public String describe() { return "flatMap " + info; }
     }
 
     /** Assigns event time and derives progress: watermark = max timestamp - allowed disorder - 1. */

@@ -10,7 +10,7 @@ public sealed interface TailSpec {
     String describe();
 
     record Sink(OperatorInfo info, SinkFactory<?> factory) implements TailSpec {
-        public String describe() { return "sink " + factory.describe() + " " + info.name(); }
+        public String describe() { return "sink " + factory.describe() + " " + info; }
     }
 
     record PartialWindow(OperatorInfo info, WindowAggregation aggregation) implements TailSpec {

@@ -132,6 +132,11 @@ public final class RunningJob implements Job {
         return Duration.ofNanos(end - startNanos);
     }
 
+    /** Threads of this job still alive: zero once {@link #join} has returned or thrown. */
+    public long liveThreads() {
+        return context.threads().stream().filter(Thread::isAlive).count();
+    }
+
     /** The job's meters, for progress lines and tests. */
     public JobMetrics metrics() {
         return metrics;

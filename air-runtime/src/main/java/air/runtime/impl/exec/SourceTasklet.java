@@ -34,6 +34,6 @@ final class SourceTasklet<T> extends Tasklet {
 
     @Override
     protected String position() {
-        return "source record at position " + reader.position() + " (source instance " + instance + ")";
+        return "source instance " + instance + ", record at position " + reader.position();
     }
 }

@@ -25,16 +25,10 @@ abstract class Tasklet implements Runnable {
             // another tasklet failed or the job was cancelled: just unwind
         } catch (OperatorFailure failure) {
             job.fail(new JobFailedException("job '" + job.jobName() + "' failed: operator " + failure.operator().name()
-                    + " " + failureDetail(failure) + " at " + position() + " in " + name, failure.getCause()));
+                    + " " + failure.what() + " (" + position() + ", tasklet " + name + "): " + failure.getCause(), failure.getCause()));
         } catch (Throwable t) {
-            job.fail(new JobFailedException("job '" + job.jobName() + "' failed in " + name + " at " + position() + ": " + t, t));
+            job.fail(new JobFailedException("job '" + job.jobName() + "' failed in tasklet " + name + " (" + position() + "): " + t, t));
         }
-    }
-
-    private static String failureDetail(OperatorFailure failure) {
-        String message = failure.getMessage();
-        String prefix = failure.operator().name() + " ";
-        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
     protected abstract void runBody();

@@ -6,10 +6,17 @@ import air.runtime.plan.OperatorInfo;
 public final class OperatorFailure extends RuntimeException {
 
     private final transient OperatorInfo operator;
+    private final String what;
 
     public OperatorFailure(OperatorInfo operator, String what, Throwable cause) {
         super(operator.name() + " " + what + ": " + cause, cause);
         this.operator = operator;
+        this.what = what;
+    }
+
+    /** What went wrong, e.g. {@code threw on 42}. */
+    public String what() {
+        return what;
     }
 
     public OperatorInfo operator() {

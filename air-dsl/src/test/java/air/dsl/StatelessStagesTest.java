@@ -1,0 +1,94 @@
+package air.dsl;
+
+import static air.dsl.TestPipelines.config;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.runtime.sink.CollectSink;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class StatelessStagesTest {
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void map_filter_flatMap_give_the_hand_computed_multiset(int workers) {
+        Pipeline p = Pipeline.create();
+        CollectSink<Long> sink = Sinks.collect();
+        p.readFrom(Sources.generate(10, i -> i + 1))
+                .filter(x -> x % 2 == 0)
+                .map(x -> x * 10)
+                .flatMap(x -> List.of(x, x + 1))
+                .writeTo(sink);
+        p.execute(config(workers));
+        assertThat(sink.items()).containsExactlyInAnyOrder(20L, 21L, 40L, 41L, 60L, 61L, 80L, 81L, 100L, 101L);
+    }
+
+    @Test
+    void collection_and_supplier_sources() {
+        Pipeline p = Pipeline.create();
+        CollectSink<String> sink = Sinks.collect();
+        p.readFrom(Sources.of("x", "y", "z")).map(String::toUpperCase).writeTo(sink);
+        p.execute(config(2));
+        assertThat(sink.items()).containsExactlyInAnyOrder("X", "Y", "Z");
+
+        long[] next = {0};
+        Pipeline q = Pipeline.create();
+        CollectSink<Long> counted = Sinks.collect();
+        q.readFrom(Sources.fromSupplier(5, () -> next[0]++)).writeTo(counted);
+        q.execute(config(3));
+        assertThat(counted.items()).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void callback_sink_sees_every_record_one_call_at_a_time() {
+        List<Long> seen = new ArrayList<>();
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(1000, i -> i)).writeTo(Sinks.callback(seen::add));
+        p.execute(config(2));
+        assertThat(seen).hasSize(1000).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 1000).boxed().toList());
+    }
+
+    @Test
+    void file_sink_writes_one_line_per_record(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("out.txt");
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(5, i -> i)).writeTo(Sinks.file(file, i -> "n=" + i));
+        p.execute(config(2));
+        assertThat(Files.readAllLines(file)).containsExactlyInAnyOrder("n=0", "n=1", "n=2", "n=3", "n=4");
+    }
+
+    @Test
+    void meters_count_records_in_and_out_per_operator() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(100, i -> i))
+                .filter(x -> x < 30).named("keep-small")
+                .writeTo(Sinks.collect());
+        p.execute(config(2).meterRegistry(registry));
+        assertThat(registry.get("air.records.in").tag("operator", "keep-small").functionCounter().count()).isEqualTo(100);
+        assertThat(registry.get("air.records.out").tag("operator", "keep-small").functionCounter().count()).isEqualTo(30);
+        assertThat(registry.get("air.records.out").tag("kind", "source").functionCounter().count()).isEqualTo(100);
+        assertThat(registry.get("air.job.duration").tag("status", "FINISHED").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void results_are_the_same_with_and_without_per_job_operator_classes() {
+        for (boolean specialize : new boolean[] {true, false}) {
+            Pipeline p = Pipeline.create();
+            CollectSink<Long> sink = Sinks.collect();
+            p.readFrom(Sources.generate(1000, i -> i)).map(i -> i * 2).filter(i -> i % 3 == 0).writeTo(sink);
+            p.execute(config(2).specializeOperators(specialize));
+            assertThat(sink.items().stream().mapToLong(Long::longValue).sum())
+                    .isEqualTo(LongStream.range(0, 1000).map(i -> i * 2).filter(i -> i % 3 == 0).sum());
+        }
+    }
+}

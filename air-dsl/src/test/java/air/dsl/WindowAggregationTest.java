@@ -1,0 +1,137 @@
+package air.dsl;
+
+import static air.dsl.TestPipelines.config;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.dsl.TestPipelines.Event;
+import air.runtime.api.AggregateOp;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.sink.CollectSink;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Keyed windows against hand-computed results, at several worker counts. */
+class WindowAggregationTest {
+
+    private static final List<Event> EVENTS = List.of(
+            new Event("a", 1, 5), new Event("b", 2, 1), new Event("a", 9, 2),
+            new Event("a", 10, 7), new Event("b", 15, 3), new Event("a", 25, 1));
+
+    private static <R> List<String> run(int workers, WindowDefinition window, AggregateOp<? super Event, ?, R> op) {
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, R>> sink = Sinks.collect();
+        p.readFrom(Sources.fromList(EVENTS))
+                .withTimestamps(Event::time, 0)
+                .keyBy(Event::key)
+                .window(window)
+                .aggregate(op)
+                .writeTo(sink);
+        p.execute(config(workers));
+        return format(sink.items());
+    }
+
+    private static List<String> format(List<? extends WindowResult<?, ?>> results) {
+        return results.stream().map(r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value())
+                .sorted().collect(Collectors.toList());
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 3})
+    void tumbling_count(int workers) {
+        assertThat(run(workers, Windows.tumbling(10), Aggregations.count())).containsExactly(
+                "[0,10) a=2", "[0,10) b=1", "[10,20) a=1", "[10,20) b=1", "[20,30) a=1");
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void tumbling_sum_min_max_average(int workers) {
+        assertThat(run(workers, Windows.tumbling(10), Aggregations.sum(Event::value))).containsExactly(
+                "[0,10) a=7", "[0,10) b=1", "[10,20) a=7", "[10,20) b=3", "[20,30) a=1");
+        assertThat(run(workers, Windows.tumbling(10), Aggregations.min(Event::value))).containsExactly(
+                "[0,10) a=2", "[0,10) b=1", "[10,20) a=7", "[10,20) b=3", "[20,30) a=1");
+        assertThat(run(workers, Windows.tumbling(10), Aggregations.max(Event::value))).containsExactly(
+                "[0,10) a=5", "[0,10) b=1", "[10,20) a=7", "[10,20) b=3", "[20,30) a=1");
+        assertThat(run(workers, Windows.tumbling(10), Aggregations.average(Event::value))).containsExactly(
+                "[0,10) a=3.5", "[0,10) b=1.0", "[10,20) a=7.0", "[10,20) b=3.0", "[20,30) a=1.0");
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 3})
+    void sliding_count_combines_frames_into_every_window_they_belong_to(int workers) {
+        assertThat(run(workers, Windows.sliding(20, 10), Aggregations.count())).containsExactly(
+                "[-10,10) a=2", "[-10,10) b=1",
+                "[0,20) a=3", "[0,20) b=2",
+                "[10,30) a=2", "[10,30) b=1",
+                "[20,40) a=1");
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void user_defined_aggregate_op(int workers) {
+        AggregateOp<Event, TreeSet<Long>, String> distinctValues = Aggregations.of("distinct-values",
+                TreeSet::new, (set, e) -> set.add(e.value()), TreeSet::addAll, TreeSet::toString);
+        assertThat(run(workers, Windows.tumbling(20), distinctValues)).containsExactly(
+                "[0,20) a=[2, 5, 7]", "[0,20) b=[1, 3]", "[20,40) a=[1]");
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void reduce_keeps_the_largest_value(int workers) {
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, Event>> sink = Sinks.collect();
+        p.readFrom(Sources.fromList(EVENTS))
+                .withTimestamps(Event::time, 0)
+                .keyBy(Event::key)
+                .window(Windows.tumbling(100))
+                .reduce((x, y) -> x.value() >= y.value() ? x : y)
+                .writeTo(sink);
+        p.execute(config(workers));
+        assertThat(sink.items()).extracting(r -> r.key() + "=" + r.value().value()).containsExactlyInAnyOrder("a=7", "b=3");
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void long_keys_and_a_second_window_stage_behind_a_second_shuffle(int workers) {
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        p.readFrom(Sources.generate(1000, i -> i))
+                .withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 7)
+                .window(Windows.tumbling(100))
+                .aggregate(Aggregations.count())
+                .keyByLong(r -> 0L)
+                .window(Windows.tumbling(500))
+                .aggregate(Aggregations.sum(WindowResult::value))
+                .writeTo(sink);
+        p.execute(config(workers));
+        assertThat(format(sink.items())).containsExactly("[0,500) 0=500", "[500,1000) 0=500");
+    }
+
+    @org.junit.jupiter.api.Test
+    void late_records_are_dropped_and_counted_and_disorder_within_the_bound_is_kept() {
+        List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0));
+        assertThat(runDisordered(disordered, 0, 1)).containsExactly("[0,10) a=1", "[20,30) a=1", "late=1");
+        assertThat(runDisordered(disordered, 15, 1)).containsExactly("[0,10) a=2", "[20,30) a=1", "late=0");
+    }
+
+    private static List<String> runDisordered(List<Event> events, long disorder, int workers) {
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
+        p.readFrom(Sources.fromList(events))
+                .withTimestamps(Event::time, disorder)
+                .keyBy(Event::key)
+                .window(Windows.tumbling(10))
+                .aggregate(Aggregations.count())
+                .writeTo(sink);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        p.execute(config(workers).batchSize(1).meterRegistry(registry));
+        List<String> out = new java.util.ArrayList<>(format(sink.items()));
+        out.add("late=" + (long) registry.get("air.late.records").functionCounter().count());
+        return out;
+    }
+}

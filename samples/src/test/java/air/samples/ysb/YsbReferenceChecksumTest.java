@@ -1,0 +1,28 @@
+package air.samples.ysb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** YSB-mem through the engine is byte-identical to the spec's reference output (YSB-SPEC 6.3). */
+class YsbReferenceChecksumTest {
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void five_million_events_match_the_reference_checksum(int workers, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("ysb.csv");
+        YsbArgs args = YsbArgs.parse("5M", Integer.toString(workers), "--out", out.toString());
+        YsbRun.Outcome outcome = YsbRun.run(args, null);
+        String sha = outcome.rows().writeCanonical(out);
+        assertThat(outcome.rows().views()).isEqualTo(1_667_184);
+        assertThat(outcome.rows().size()).isEqualTo(500);
+        assertThat(outcome.rows().windows()).isEqualTo(5);
+        assertThat(sha).isEqualTo("918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871");
+        assertThat(Files.readAllLines(out).get(0)).isEqualTo("1700000000000,016b5b652c36c774,3407");
+        assertThat(Files.readAllLines(out).get(1)).isEqualTo("1700000000000,068f8b5f729724f5,3322");
+    }
+}
