@@ -18,10 +18,16 @@ public final class YsbReport {
         YsbArgs a = o.args();
         return String.format(Locale.ROOT,
                 "RESULT engine=%s p=%d java=%s mode=%s n=%d seed=%d rate=%d offered=%d windows=%d rows=%d views=%d sha256=%s"
-                        + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d watermark=per-frame-boundary",
+                        + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d watermark=per-frame-boundary jvm_flags=%s",
                 ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
-                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch());
+                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), jvmFlags());
+    }
+
+    /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */
+    static String jvmFlags() {
+        java.util.List<String> flags = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        return flags.isEmpty() ? "none" : String.join(",", flags).replace(' ', '_');
     }
 
     /** Window-result latency over all windows but the first and the last (YSB-SPEC 7.2). */

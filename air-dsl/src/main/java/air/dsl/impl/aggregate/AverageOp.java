@@ -7,7 +7,7 @@ import java.util.function.ToDoubleFunction;
 public final class AverageOp<T> implements AggregateOp<T, AverageOp.Acc, Double> {
 
     /** Count and sum so far. */
-    public static final class Acc {
+    public static final class Acc extends PaddedAccumulator {
         long count;
         double sum;
     }

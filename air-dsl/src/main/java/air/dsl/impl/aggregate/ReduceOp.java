@@ -7,7 +7,7 @@ import java.util.function.BinaryOperator;
 public final class ReduceOp<T> implements AggregateOp<T, ReduceOp.Acc<T>, T> {
 
     /** The reduction so far; {@code null} until the first record. */
-    public static final class Acc<T> {
+    public static final class Acc<T> extends PaddedAccumulator {
         T value;
     }
 

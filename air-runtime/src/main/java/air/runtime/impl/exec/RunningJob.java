@@ -32,7 +32,12 @@ public final class RunningJob implements Job {
         this.startNanos = System.nanoTime();
     }
 
+    private static final java.util.concurrent.atomic.AtomicBoolean INLINE_HINT_GIVEN = new java.util.concurrent.atomic.AtomicBoolean();
+
     public static RunningJob start(PhysicalPlan plan, JobConfig config) {
+        if (!INLINE_HINT_GIVEN.getAndSet(true) && !JitHint.operatorsForceInlined()) {
+            LOG.info("for full speed run the JVM with {} (see README, Tuning)", JitHint.FLAG);
+        }
         JobContext context = new JobContext(config.name());
         JobGraph graph = JobGraph.build(plan, config, context);
         JobMetrics metrics = new JobMetrics(config.meterRegistryOrDefault(), config.name(), graph);
