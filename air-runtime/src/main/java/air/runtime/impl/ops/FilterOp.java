@@ -10,6 +10,8 @@ public final class FilterOp<T> extends PaddedOperator implements Inlet<T>, Count
     private final Predicate<? super T> predicate;
     private final Inlet<? super T> next;
     private long received;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public FilterOp(OperatorInfo info, Predicate<? super T> predicate, Inlet<? super T> next) {
         this.info = info;

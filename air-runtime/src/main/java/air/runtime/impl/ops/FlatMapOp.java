@@ -10,6 +10,8 @@ public final class FlatMapOp<T, R> extends PaddedOperator implements Inlet<T>, C
     private final Function<? super T, ? extends Iterable<? extends R>> fn;
     private final Inlet<? super R> next;
     private long received;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public FlatMapOp(OperatorInfo info, Function<? super T, ? extends Iterable<? extends R>> fn, Inlet<? super R> next) {
         this.info = info;

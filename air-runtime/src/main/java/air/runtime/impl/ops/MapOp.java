@@ -10,6 +10,8 @@ public final class MapOp<T, R> extends PaddedOperator implements Inlet<T>, Count
     private final Function<? super T, ? extends R> fn;
     private final Inlet<? super R> next;
     private long received;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public MapOp(OperatorInfo info, Function<? super T, ? extends R> fn, Inlet<? super R> next) {
         this.info = info;

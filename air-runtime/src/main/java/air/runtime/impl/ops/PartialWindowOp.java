@@ -27,6 +27,8 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private long received;
     private long late;
     private long partialsSent;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public PartialWindowOp(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames, ShuffleOutput out) {
         this.info = info;

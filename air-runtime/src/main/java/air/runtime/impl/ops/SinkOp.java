@@ -9,6 +9,8 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     private final OperatorInfo info;
     private final SinkWriter<? super T> writer;
     private long received;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
     private volatile boolean closed;
 
     public SinkOp(OperatorInfo info, SinkWriter<? super T> writer) {

@@ -16,6 +16,8 @@ public final class TimestampOp<T> extends PaddedOperator implements Inlet<T>, Co
     private long maxSeen = Long.MIN_VALUE;
     private long lastWatermark = Long.MIN_VALUE;
     private long received;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, Inlet<? super T> next) {
         this.info = info;

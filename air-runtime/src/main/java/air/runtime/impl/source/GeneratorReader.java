@@ -34,27 +34,32 @@ public final class GeneratorReader<T> extends air.runtime.impl.ops.PaddedOperato
         if (i >= end) {
             return EXHAUSTED;
         }
-        long limit = i + (long) max * stride;
-        if (limit > end || limit < i) {
-            limit = end;
-        }
+        long count = Math.min(max, (end - i + stride - 1) / stride);
         if (indicesPerNano > 0) {
             long due = dueLimit();
             if (due <= i) {
                 waitUntilDue(i);
                 return 0;
             }
-            limit = Math.min(limit, due);
+            count = Math.min(count, (due - i + stride - 1) / stride);
         }
-        long first = i;
+        emitRange(i, (int) count, out);
+        return (int) count;
+    }
+
+    /**
+     * The hot loop, kept out of {@link #read} on purpose: the rare branches of {@code read} (end of
+     * input, pacing) then deoptimise only {@code read}, never the compiled loop with the fused chain.
+     */
+    private void emitRange(long first, int count, Emitter<? super T> out) {
+        long i = first;
         try {
-            for (; i < limit; i += stride) {
+            for (int k = 0; k < count; k++, i += stride) {
                 out.emit(fn.apply(i));
             }
         } finally {
             next = i;
         }
-        return (int) ((i - first) / stride);
     }
 
     /** One past the highest index that is due now. */
