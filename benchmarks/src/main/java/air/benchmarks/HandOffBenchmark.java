@@ -2,6 +2,7 @@ package air.benchmarks;
 
 import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.exec.JobContext;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Hand-off between two virtual-thread tasklets through the runtime's {@link Inbox}: a producer
  * tasklet offers {@code ROUND} batches of {@code batchSize} records (columnar {@code long[]}), a
- * consumer tasklet takes and reads them, then acknowledges the round through a second inbox.
+ * consumer tasklet takes and reads them and, at the end-of-round marker, releases the benchmark
+ * thread.
  * Reported as batches/s and records/s (JMH secondary results).
  */
 @State(Scope.Benchmark)
@@ -43,7 +45,7 @@ public class HandOffBenchmark {
 
     private JobContext context;
     private Inbox data;
-    private Inbox acks;
+    private volatile CountDownLatch roundDone;
     private Thread consumer;
     private long[][] batches;
     private volatile long checksum;
@@ -66,7 +68,6 @@ public class HandOffBenchmark {
     public void start() {
         context = new JobContext("handoff");
         data = new Inbox(queueCapacity, context);
-        acks = new Inbox(4, context);
         batches = new long[queueCapacity + 2][batchSize];
         consumer = Thread.ofVirtual().name("consumer").unstarted(this::consume);
         data.bindConsumer(consumer);
@@ -79,7 +80,7 @@ public class HandOffBenchmark {
             while (true) {
                 Object item = data.take();
                 if (item == END_OF_ROUND) {
-                    acks.offer(END_OF_ROUND);
+                    roundDone.countDown();
                 } else {
                     long[] batch = (long[]) item;
                     for (long v : batch) {
@@ -94,19 +95,16 @@ public class HandOffBenchmark {
 
     @Benchmark
     public void handOffRound(Counters counters) throws InterruptedException {
-        Thread producer = Thread.ofVirtual().unstarted(() -> {
+        CountDownLatch done = new CountDownLatch(1);
+        roundDone = done;
+        Thread producer = Thread.ofVirtual().start(() -> {
             for (int i = 0; i < ROUND; i++) {
                 data.offer(batches[i % batches.length]);
             }
             data.offer(END_OF_ROUND);
         });
-        acks.bindConsumer(producer);
-        producer.start();
+        done.await();
         producer.join();
-        Thread.ofVirtual().start(() -> {
-            acks.bindConsumer(Thread.currentThread());
-            acks.take();
-        }).join();
         counters.batches += ROUND;
         counters.records += (long) ROUND * batchSize;
     }
@@ -114,6 +112,7 @@ public class HandOffBenchmark {
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
         context.cancel();
+        java.util.concurrent.locks.LockSupport.unpark(consumer); // not a job tasklet: cancel() does not know it
         consumer.join();
     }
 }

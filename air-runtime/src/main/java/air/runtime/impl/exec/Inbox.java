@@ -1,5 +1,6 @@
 package air.runtime.impl.exec;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
@@ -35,6 +36,9 @@ public final class Inbox {
         if (!queue.offer(item)) {
             offerSlow(item);
         }
+        // the queue publishes with a release store, which a later load may pass: without a full
+        // fence the producer could miss that the consumer just parked, and the wake-up is lost
+        VarHandle.fullFence();
         if (consumerParked) {
             LockSupport.unpark(consumer);
         }
@@ -64,6 +68,7 @@ public final class Inbox {
         if (item == null) {
             item = takeSlow();
         }
+        VarHandle.fullFence(); // as in offer: the freed slot must be visible before reading blockedCount
         if (blockedCount.get() != 0) {
             for (Thread t : blockedProducers) {
                 LockSupport.unpark(t);
