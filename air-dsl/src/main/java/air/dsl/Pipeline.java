@@ -87,13 +87,7 @@ public final class Pipeline {
 
     /** {@link #execute(JobConfig)} with the defaults: all available processors. */
     public Job execute() {
-        String site = CallSite.ofCaller();
-        checkOpen("execute", site);
-        PhysicalPlan plan = plan(JobConfig.defaults());
-        ranAt = site;
-        Job job = Engine.submit(plan, JobConfig.defaults());
-        job.join();
-        return job;
+        return execute(JobConfig.defaults());
     }
 
     void checkOpen(String call, String site) {

@@ -2,7 +2,6 @@ package air.samples.ysb;
 
 import air.dsl.ysb.YsbGenerator;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.LongStream;
 
