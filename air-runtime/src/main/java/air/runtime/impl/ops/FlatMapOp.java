@@ -4,19 +4,16 @@ import air.runtime.plan.OperatorInfo;
 import java.util.function.Function;
 
 /** {@code flatMap}: zero or more outputs per input, all with the input's timestamp. */
-public final class FlatMapOp<T, R> extends PaddedOperator implements Inlet<T>, Counted {
+public final class FlatMapOp<T, R> extends ForwardingOperator<T, R> {
 
-    private final OperatorInfo info;
     private final Function<? super T, ? extends Iterable<? extends R>> fn;
-    private final Inlet<? super R> next;
     private long received;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public FlatMapOp(OperatorInfo info, Function<? super T, ? extends Iterable<? extends R>> fn, Inlet<? super R> next) {
-        this.info = info;
+        super(info, next);
         this.fn = fn;
-        this.next = next;
     }
 
     @Override
@@ -43,21 +40,6 @@ public final class FlatMapOp<T, R> extends PaddedOperator implements Inlet<T>, C
     @Override
     public void emit(T item) {
         accept(NO_TIMESTAMP, item);
-    }
-
-    @Override
-    public void onWatermark(long watermark) {
-        next.onWatermark(watermark);
-    }
-
-    @Override
-    public void onEndOfBatch() {
-        next.onEndOfBatch();
-    }
-
-    @Override
-    public void onComplete() {
-        next.onComplete();
     }
 
     @Override

@@ -7,12 +7,10 @@ import java.util.function.ToLongFunction;
  * Assigns event time and publishes the watermark {@code max seen - allowedDisorder - 1} once per
  * batch, never per record.
  */
-public final class TimestampOp<T> extends PaddedOperator implements Inlet<T>, Counted {
+public final class TimestampOp<T> extends ForwardingOperator<T, T> {
 
-    private final OperatorInfo info;
     private final ToLongFunction<? super T> timestampFn;
     private final long allowedDisorder;
-    private final Inlet<? super T> next;
     private long maxSeen = Long.MIN_VALUE;
     private long lastWatermark = Long.MIN_VALUE;
     private long received;
@@ -20,10 +18,9 @@ public final class TimestampOp<T> extends PaddedOperator implements Inlet<T>, Co
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, Inlet<? super T> next) {
-        this.info = info;
+        super(info, next);
         this.timestampFn = timestampFn;
         this.allowedDisorder = allowedDisorder;
-        this.next = next;
     }
 
     @Override
@@ -65,11 +62,6 @@ public final class TimestampOp<T> extends PaddedOperator implements Inlet<T>, Co
             }
         }
         next.onEndOfBatch();
-    }
-
-    @Override
-    public void onComplete() {
-        next.onComplete();
     }
 
     @Override
