@@ -7,12 +7,14 @@ import air.dsl.TestPipelines.Event;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
+import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Keyed windows against hand-computed results, at several worker counts. */
@@ -23,6 +25,10 @@ class WindowAggregationTest {
             new Event("a", 10, 7), new Event("b", 15, 3), new Event("a", 25, 1));
 
     private static <R> List<String> run(int workers, WindowDefinition window, AggregateOp<? super Event, ?, R> op) {
+        return run(workers, Routing.KEY, window, op);
+    }
+
+    private static <R> List<String> run(int workers, Routing routing, WindowDefinition window, AggregateOp<? super Event, ?, R> op) {
         Pipeline p = Pipeline.create();
         CollectSink<WindowResult<String, R>> sink = Sinks.collect();
         p.readFrom(Sources.fromList(EVENTS))
@@ -31,7 +37,7 @@ class WindowAggregationTest {
                 .window(window)
                 .aggregate(op)
                 .writeTo(sink);
-        p.execute(config(workers));
+        p.execute(config(workers).routing(routing));
         return format(sink.items());
     }
 
@@ -40,10 +46,10 @@ class WindowAggregationTest {
                 .sorted().collect(Collectors.toList());
     }
 
-    @ParameterizedTest(name = "workers={0}")
-    @ValueSource(ints = {1, 2, 3})
-    void tumbling_count(int workers) {
-        assertThat(run(workers, Windows.tumbling(10), Aggregations.count())).containsExactly(
+    @ParameterizedTest(name = "workers={0} routing={1}")
+    @CsvSource({"1,KEY", "2,KEY", "3,KEY", "1,AIR", "2,AIR", "3,AIR"})
+    void tumbling_count(int workers, Routing routing) {
+        assertThat(run(workers, routing, Windows.tumbling(10), Aggregations.count())).containsExactly(
                 "[0,10) a=2", "[0,10) b=1", "[10,20) a=1", "[10,20) b=1", "[20,30) a=1");
     }
 
@@ -60,22 +66,22 @@ class WindowAggregationTest {
                 "[0,10) a=3.5", "[0,10) b=1.0", "[10,20) a=7.0", "[10,20) b=3.0", "[20,30) a=1.0");
     }
 
-    @ParameterizedTest(name = "workers={0}")
-    @ValueSource(ints = {1, 2, 3})
-    void sliding_count_combines_frames_into_every_window_they_belong_to(int workers) {
-        assertThat(run(workers, Windows.sliding(20, 10), Aggregations.count())).containsExactly(
+    @ParameterizedTest(name = "workers={0} routing={1}")
+    @CsvSource({"1,KEY", "2,KEY", "3,KEY", "1,AIR", "2,AIR", "3,AIR"})
+    void sliding_count_combines_frames_into_every_window_they_belong_to(int workers, Routing routing) {
+        assertThat(run(workers, routing, Windows.sliding(20, 10), Aggregations.count())).containsExactly(
                 "[-10,10) a=2", "[-10,10) b=1",
                 "[0,20) a=3", "[0,20) b=2",
                 "[10,30) a=2", "[10,30) b=1",
                 "[20,40) a=1");
     }
 
-    @ParameterizedTest(name = "workers={0}")
-    @ValueSource(ints = {1, 2})
-    void user_defined_aggregate_op(int workers) {
+    @ParameterizedTest(name = "workers={0} routing={1}")
+    @CsvSource({"1,KEY", "2,KEY", "2,AIR", "3,AIR"})
+    void user_defined_aggregate_op(int workers, Routing routing) {
         AggregateOp<Event, TreeSet<Long>, String> distinctValues = Aggregations.of("distinct-values",
                 TreeSet::new, (set, e) -> set.add(e.value()), TreeSet::addAll, TreeSet::toString);
-        assertThat(run(workers, Windows.tumbling(20), distinctValues)).containsExactly(
+        assertThat(run(workers, routing, Windows.tumbling(20), distinctValues)).containsExactly(
                 "[0,20) a=[2, 5, 7]", "[0,20) b=[1, 3]", "[20,40) a=[1]");
     }
 

@@ -1,5 +1,6 @@
 package air.runtime;
 
+import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Objects;
@@ -16,19 +17,22 @@ public final class JobConfig {
     private final int queueCapacity;
     private final boolean specializeOperators;
     private final MeterRegistry meterRegistry;
+    private final Routing routing;
 
-    private JobConfig(String name, int workers, int batchSize, int queueCapacity, boolean specializeOperators, MeterRegistry meterRegistry) {
+    private JobConfig(String name, int workers, int batchSize, int queueCapacity, boolean specializeOperators,
+                      MeterRegistry meterRegistry, Routing routing) {
         this.name = name;
         this.workers = workers;
         this.batchSize = batchSize;
         this.queueCapacity = queueCapacity;
         this.specializeOperators = specializeOperators;
         this.meterRegistry = meterRegistry;
+        this.routing = routing;
     }
 
     /** Defaults: as many workers as available processors, batches of 1024, queues of 64 batches. */
     public static JobConfig defaults() {
-        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null);
+        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY);
     }
 
     public JobConfig name(String jobName) {
@@ -36,7 +40,7 @@ public final class JobConfig {
         if (jobName.isBlank()) {
             throw new IllegalArgumentException("JobConfig.name(jobName): jobName is blank");
         }
-        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry);
+        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing);
     }
 
     /** Workers (parallel instances of every vertex) on this peer. */
@@ -44,7 +48,7 @@ public final class JobConfig {
         if (count < 1 || count > 4096) {
             throw new IllegalArgumentException("JobConfig.workers(count): count must be in [1, 4096], was " + count);
         }
-        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry);
+        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing);
     }
 
     /** Records a source emits per batch: progress and cancellation are checked once per batch. */
@@ -52,7 +56,7 @@ public final class JobConfig {
         if (records < 1 || records > 1 << 20) {
             throw new IllegalArgumentException("JobConfig.batchSize(records): records must be in [1, 1048576], was " + records);
         }
-        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry);
+        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing);
     }
 
     /** Batches an inbox holds before its producers park. */
@@ -60,7 +64,7 @@ public final class JobConfig {
         if (batches < 2 || batches > 1 << 16) {
             throw new IllegalArgumentException("JobConfig.queueCapacity(batches): batches must be in [2, 65536], was " + batches);
         }
-        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry);
+        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing);
     }
 
     /**
@@ -68,13 +72,23 @@ public final class JobConfig {
      * monomorphic fused loop per pipeline even when many pipelines share a JVM (default on).
      */
     public JobConfig specializeOperators(boolean enabled) {
-        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry);
+        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing);
+    }
+
+    /** How keyed window partials are routed to final-aggregate instances (default KEY). */
+    public JobConfig routing(Routing windowRouting) {
+        Objects.requireNonNull(windowRouting, "JobConfig.routing(windowRouting): windowRouting is null");
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting);
+    }
+
+    public Routing routing() {
+        return routing;
     }
 
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing);
     }
 
     public String name() {
@@ -105,6 +119,6 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + "}";
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + "}";
     }
 }

@@ -28,7 +28,7 @@ public final class Planner {
     private Planner() {
     }
 
-    public static PhysicalPlan plan(StageNode source, int parallelism) {
+    public static PhysicalPlan plan(StageNode source, int parallelism, Routing routing) {
         List<VertexPlan> vertices = new ArrayList<>();
         HeadSpec head = new HeadSpec.Source(source.info(), (SourceFactory<?>) source.payload());
         List<OpSpec> chain = new ArrayList<>();
@@ -46,7 +46,7 @@ public final class Planner {
                     if (key == null || window == null) {
                         throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
                     }
-                    WindowAggregation agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), Routing.KEY);
+                    WindowAggregation agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing);
                     vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain, new TailSpec.PartialWindow(n.info(), agg)));
                     head = new HeadSpec.FinalWindow(n.info(), agg);
                     chain = new ArrayList<>();

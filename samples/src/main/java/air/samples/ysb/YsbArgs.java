@@ -1,21 +1,23 @@
 package air.samples.ysb;
 
+import air.runtime.plan.Routing;
 import java.nio.file.Path;
 import java.util.Locale;
 
 /**
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
- * [--out FILE]}, plus {@code --quiet} (no progress line) and {@code --batch B}.
+ * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch) {
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--batch B] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--batch B] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
             + "  --rate R     events per logical second (default 100000)\n"
             + "  --offered L  events per wall second; 0 = throughput mode (default 0); sets R = L\n"
-            + "  --out FILE   canonical output file (default out/ysb-N.csv)";
+            + "  --out FILE   canonical output file (default out/ysb-N.csv)\n"
+            + "  --routing    AIR (by window) or KEY (by key hash, default)";
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
     public static YsbArgs parse(String... args) {
@@ -27,6 +29,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         Path out = null;
         boolean quiet = false;
         int batch = 1024;
+        Routing routing = Routing.KEY;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -35,6 +38,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--offered" -> offered = parseCount("--offered", value(args, ++i, a));
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--batch" -> batch = (int) positive("--batch", parseCount("--batch", value(args, ++i, a)));
+                case "--routing" -> routing = parseRouting(value(args, ++i, a));
                 case "--quiet" -> quiet = true;
                 default -> {
                     if (a.startsWith("--")) {
@@ -66,7 +70,15 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         if (out == null) {
             out = Path.of("out", "ysb-" + n + ".csv");
         }
-        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch);
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing);
+    }
+
+    private static Routing parseRouting(String text) {
+        try {
+            return Routing.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--routing must be AIR or KEY, got '" + text + "'");
+        }
     }
 
     private static String value(String[] args, int i, String option) {

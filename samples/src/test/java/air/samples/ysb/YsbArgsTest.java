@@ -38,5 +38,7 @@ class YsbArgsTest {
         assertThatThrownBy(() -> YsbArgs.parse("5M", "--fast")).hasMessage("unknown option --fast");
         assertThatThrownBy(() -> YsbArgs.parse("5M", "1", "2")).hasMessage("unexpected argument '2'");
         assertThatThrownBy(() -> YsbArgs.parse("99999999999G")).hasMessageContaining("non-negative count");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--routing", "hash")).hasMessage("--routing must be AIR or KEY, got 'hash'");
+        assertThat(YsbArgs.parse("5M", "--routing", "air").routing()).isEqualTo(air.runtime.plan.Routing.AIR);
     }
 }

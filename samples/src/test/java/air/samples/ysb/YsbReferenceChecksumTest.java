@@ -6,16 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** YSB-mem through the engine is byte-identical to the spec's reference output (YSB-SPEC 6.3). */
 class YsbReferenceChecksumTest {
 
-    @ParameterizedTest(name = "workers={0}")
-    @ValueSource(ints = {1, 2, 4})
-    void five_million_events_match_the_reference_checksum(int workers, @TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "workers={0} routing={1}")
+    @CsvSource({"1,KEY", "2,KEY", "4,KEY", "1,AIR", "2,AIR", "4,AIR"})
+    void five_million_events_match_the_reference_checksum(int workers, String routing, @TempDir Path dir) throws Exception {
         Path out = dir.resolve("ysb.csv");
-        YsbArgs args = YsbArgs.parse("5M", Integer.toString(workers), "--out", out.toString());
+        YsbArgs args = YsbArgs.parse("5M", Integer.toString(workers), "--out", out.toString(), "--routing", routing);
         YsbRun.Outcome outcome = YsbRun.run(args, null);
         String sha = outcome.rows().writeCanonical(out);
         assertThat(outcome.rows().views()).isEqualTo(1_667_184);

@@ -4,6 +4,7 @@ import air.hewmeld.watermark.LowWatermarkTracker;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.Routing;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,14 +21,20 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     private final KeyedFrameFactory<T> frames;
     private final Inlet<? super WindowResult<?, ?>> next;
     private final LowWatermarkTracker progress;
+    private final Routing routing;
+    private final int instance;
+    private final int instances;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
     private long lastEmittedEnd = Long.MIN_VALUE;
     private long received;
     private long results;
 
-    public FinalWindowOp(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames,
-                         int producers, Inlet<? super WindowResult<?, ?>> next) {
+    public FinalWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, int instance, int instances,
+                         KeyedFrameFactory<T> frames, int producers, Inlet<? super WindowResult<?, ?>> next) {
         this.info = info;
+        this.routing = routing;
+        this.instance = instance;
+        this.instances = instances;
         this.window = window;
         this.frames = frames;
         this.next = next;
@@ -84,16 +91,23 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
                 results += frame.size();
                 frame.emitResults(start, end, next);
             } else {
-                KeyedFrame<T> sum = frames.create();
-                for (KeyedFrame<T> frame : open.subMap(start, true, end, false).values()) {
-                    frame.combineInto(sum);
+                if (owns(start)) {
+                    KeyedFrame<T> sum = frames.create();
+                    for (KeyedFrame<T> frame : open.subMap(start, true, end, false).values()) {
+                        frame.combineInto(sum);
+                    }
+                    results += sum.size();
+                    sum.emitResults(start, end, next);
                 }
-                results += sum.size();
-                sum.emitResults(start, end, next);
                 evictBefore(end + slide - size);
             }
             lastEmittedEnd = end;
         }
+    }
+
+    /** Under AIR routing this instance receives frames of windows it does not own too: skip those. */
+    private boolean owns(long windowStart) {
+        return routing != Routing.AIR || AirRouting.ownerOfWindow(windowStart, window, instances) == instance;
     }
 
     private void evictBefore(long start) {

@@ -20,6 +20,12 @@ public interface KeyedFrame<T> {
      */
     FramePartial[] drain(int producer, long frameStart, int destinations);
 
+    /** Moves every accumulator into one partial for a single destination and leaves this frame empty. */
+    FramePartial drainAll(int producer, long frameStart);
+
+    /** A partial with copies of every accumulator (made with create + combine); this frame is unchanged. */
+    FramePartial copyAll(int producer, long frameStart);
+
     /** Combines a partial's accumulators into this frame; the partial is not used afterwards. */
     void merge(FramePartial partial);
 

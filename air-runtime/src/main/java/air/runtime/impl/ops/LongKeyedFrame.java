@@ -77,6 +77,27 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
+    public FramePartial drainAll(int producer, long frameStart) {
+        FramePartial p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FramePartial(producer, frameStart, new long[0], null, 0);
+    }
+
+    @Override
+    public FramePartial copyAll(int producer, long frameStart) {
+        int n = accumulators.size();
+        FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
+        LongIterator keys = accumulators.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            A copy = op.create();
+            combine(copy, accumulators.get(key));
+            p.longKeys[p.size] = key;
+            p.accumulators[p.size++] = copy;
+        }
+        return p;
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public void merge(FramePartial partial) {
         for (int i = 0; i < partial.size; i++) {

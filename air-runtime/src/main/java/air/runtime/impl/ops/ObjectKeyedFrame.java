@@ -87,6 +87,27 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
+    public FramePartial drainAll(int producer, long frameStart) {
+        FramePartial p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FramePartial(producer, frameStart, null, new Object[0], 0);
+    }
+
+    @Override
+    public FramePartial copyAll(int producer, long frameStart) {
+        int n = accumulators.size();
+        FramePartial p = new FramePartial(producer, frameStart, null, new Object[n], n);
+        Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Object, A> e = it.next();
+            A copy = op.create();
+            combine(copy, e.getValue());
+            p.objectKeys[p.size] = e.getKey();
+            p.accumulators[p.size++] = copy;
+        }
+        return p;
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public void merge(FramePartial partial) {
         for (int i = 0; i < partial.size; i++) {

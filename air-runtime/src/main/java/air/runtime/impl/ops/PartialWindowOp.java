@@ -2,6 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.Routing;
 import java.util.Arrays;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
@@ -19,6 +20,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final ShuffleOutput out;
     private final LongObjectHashMap<KeyedFrame<T>> open = new LongObjectHashMap<>();
     private final WindowDefinition window;
+    private final Routing routing;
     private KeyedFrame<T> current;
     private long currentStart = Long.MAX_VALUE;
     private long currentEnd = Long.MIN_VALUE;
@@ -30,9 +32,10 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public PartialWindowOp(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames, ShuffleOutput out) {
+    public PartialWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, KeyedFrameFactory<T> frames, ShuffleOutput out) {
         this.info = info;
         this.window = window;
+        this.routing = routing;
         this.slide = window.slide();
         this.frames = frames;
         this.out = out;
@@ -96,14 +99,31 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
                 currentStart = Long.MAX_VALUE;
                 currentEnd = Long.MIN_VALUE;
             }
-            FramePartial[] partials = frame.drain(out.producer(), start, out.destinations());
-            for (int d = 0; d < partials.length; d++) {
-                if (partials[d] != null) {
-                    partialsSent += partials[d].size;
-                    out.send(d, partials[d]);
+            if (routing == Routing.AIR) {
+                sendByWindow(start, frame);
+            } else {
+                FramePartial[] partials = frame.drain(out.producer(), start, out.destinations());
+                for (int d = 0; d < partials.length; d++) {
+                    if (partials[d] != null) {
+                        send(d, partials[d]);
+                    }
                 }
             }
         }
+    }
+
+    /** AIR: the whole frame to the owner of each window it belongs to (copies for all but the last). */
+    private void sendByWindow(long start, KeyedFrame<T> frame) {
+        int[] owners = AirRouting.ownersOfFrame(start, window, out.destinations());
+        for (int i = 0; i < owners.length; i++) {
+            boolean last = i == owners.length - 1;
+            send(owners[i], last ? frame.drainAll(out.producer(), start) : frame.copyAll(out.producer(), start));
+        }
+    }
+
+    private void send(int destination, FramePartial partial) {
+        partialsSent += partial.size;
+        out.send(destination, partial);
     }
 
     @Override
