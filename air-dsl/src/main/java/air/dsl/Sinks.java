@@ -4,6 +4,7 @@ import air.runtime.api.SinkFactory;
 import air.runtime.sink.CallbackSink;
 import air.runtime.sink.CollectSink;
 import air.runtime.sink.LinesSink;
+import air.runtime.sink.LogSink;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -34,6 +35,12 @@ public final class Sinks {
         Objects.requireNonNull(prefix, "Sinks.print(prefix, formatFn): prefix is null");
         Objects.requireNonNull(formatFn, "Sinks.print(prefix, formatFn): formatFn is null");
         return LinesSink.toStdout(prefix, formatFn);
+    }
+
+    /** Logs every record at INFO through SLF4J under {@code loggerName}. */
+    public static <T> SinkFactory<T> log(String loggerName) {
+        Objects.requireNonNull(loggerName, "Sinks.log(loggerName): loggerName is null");
+        return new LogSink<>(loggerName, String::valueOf);
     }
 
     /** Writes one line per record to {@code file} (replaced), in no particular order across workers. */

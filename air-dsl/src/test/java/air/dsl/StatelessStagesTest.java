@@ -58,6 +58,27 @@ class StatelessStagesTest {
     }
 
     @Test
+    void print_and_log_sinks_accept_every_record() {
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Pipeline p = Pipeline.create();
+            p.readFrom(Sources.generate(3, i -> i)).writeTo(Sinks.print("n=", String::valueOf));
+            p.execute(config(2));
+        } finally {
+            System.setOut(original);
+        }
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder("n=0", "n=1", "n=2");
+
+        Pipeline q = Pipeline.create();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        q.readFrom(Sources.generate(3, i -> i)).writeTo(Sinks.log("air.test.results"));
+        q.execute(config(1).meterRegistry(registry));
+        assertThat(registry.get("air.records.in").tag("kind", "sink").functionCounter().count()).isEqualTo(3);
+    }
+
+    @Test
     void file_sink_writes_one_line_per_record(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("out.txt");
         Pipeline p = Pipeline.create();
