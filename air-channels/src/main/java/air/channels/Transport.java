@@ -1,0 +1,31 @@
+package air.channels;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+
+/**
+ * How one peer talks to all others: frames on numbered channels, FIFO per (sender, channel).
+ * The runtime sees only this; implementations keep their threads (MPJ calls happen on platform
+ * threads of their own) and validate every frame they receive.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** This peer's rank, in {@code [0, peers())}. */
+    int self();
+
+    int peers();
+
+    /** Sends a copy of {@code payload} to {@code peer} on {@code channel}; may block while the link is full. */
+    void send(int peer, int channel, ByteBuffer payload);
+
+    /**
+     * The next frame on {@code channel} from any peer, or null when none arrived within
+     * {@code timeout}. Throws {@link FrameException} for a malformed frame, naming its sender, and
+     * {@link IllegalStateException} once the transport is closed.
+     */
+    Frame receive(int channel, Duration timeout) throws InterruptedException;
+
+    /** Releases the transport's resources; blocked receivers wake up with an error. */
+    @Override
+    void close();
+}

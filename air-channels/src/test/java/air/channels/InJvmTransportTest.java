@@ -1,0 +1,18 @@
+package air.channels;
+
+import air.channels.impl.InJvmTransport;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+class InJvmTransportTest extends TransportContract {
+
+    @Override
+    protected List<Transport> createNetwork(int peers) {
+        return InJvmTransports.network(peers);
+    }
+
+    @Override
+    protected void injectWire(List<Transport> network, int from, int to, int channel, ByteBuffer wire) {
+        ((InJvmTransport) network.get(from)).sendWire(to, channel, wire);
+    }
+}
