@@ -24,6 +24,7 @@ public final class Sources {
     }
 
     @SafeVarargs
+    @SuppressWarnings("varargs")
     public static <T> SourceFactory<T> of(T... items) {
         Objects.requireNonNull(items, "Sources.of(items): items is null");
         return fromList(List.of(items));

@@ -9,6 +9,7 @@ import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
 import air.runtime.impl.exec.RunningJob;
 import air.runtime.api.WindowResult;
+import air.runtime.sink.CollectSink;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,6 +21,7 @@ class FailureTest {
     @Test
     void a_throwing_map_names_the_operator_the_record_and_its_position() {
         Pipeline p = Pipeline.create();
+        CollectSink<Long> sink = Sinks.collect();
         p.readFrom(Sources.generate(100, i -> i))
                 .map(i -> {
                     if (i == 42) {
@@ -27,7 +29,7 @@ class FailureTest {
                     }
                     return i;
                 })
-                .writeTo(Sinks.collect());
+                .writeTo(sink);
         Job job = p.submit(config(2));
         assertThatThrownBy(job::join)
                 .isInstanceOf(JobFailedException.class)
@@ -37,6 +39,7 @@ class FailureTest {
                 .hasMessageContaining("IllegalArgumentException: bad record")
                 .hasRootCauseMessage("bad record");
         assertEnded(job, JobStatus.FAILED);
+        assertThatThrownBy(sink::items).hasMessageContaining("the job failed or was cancelled");
     }
 
     @Test

@@ -15,6 +15,7 @@ public final class CollectSink<T> implements SinkFactory<T> {
     private final List<T> items = Collections.synchronizedList(new ArrayList<>());
     private volatile int open;
     private volatile boolean used;
+    private volatile boolean aborted;
 
     @Override
     public synchronized SinkWriter<T> open(int instance, int parallelism) {
@@ -29,6 +30,12 @@ public final class CollectSink<T> implements SinkFactory<T> {
                     open--;
                 }
             }
+            @Override public void abort() {
+                aborted = true;
+                synchronized (CollectSink.this) {
+                    open--;
+                }
+            }
         };
     }
 
@@ -36,6 +43,9 @@ public final class CollectSink<T> implements SinkFactory<T> {
     public List<T> items() {
         if (!used) {
             throw new IllegalStateException("collect sink: the pipeline has not run yet");
+        }
+        if (aborted) {
+            throw new IllegalStateException("collect sink: the job failed or was cancelled; its output is incomplete");
         }
         if (open > 0) {
             throw new IllegalStateException("collect sink: the job has not finished (" + open + " writer(s) open)");

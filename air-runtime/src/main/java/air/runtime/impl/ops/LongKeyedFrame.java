@@ -113,6 +113,7 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
+    @SuppressWarnings("unchecked") // the target comes from the same frame factory; in a per-job copy this names the copy
     public void combineInto(KeyedFrame<T> target) {
         LongKeyedFrame<T, A> into = (LongKeyedFrame<T, A>) target;
         LongIterator keys = accumulators.keySet().longIterator();

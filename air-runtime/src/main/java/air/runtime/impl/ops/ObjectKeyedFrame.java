@@ -123,6 +123,7 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
+    @SuppressWarnings("unchecked") // the target comes from the same frame factory; in a per-job copy this names the copy
     public void combineInto(KeyedFrame<T> target) {
         ObjectKeyedFrame<T, A> into = (ObjectKeyedFrame<T, A>) target;
         Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
