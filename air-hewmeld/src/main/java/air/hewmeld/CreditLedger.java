@@ -1,0 +1,175 @@
+package air.hewmeld;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
+
+/**
+ * The owner's side of hew-meld for one credit domain: melds the credit that arrives for each
+ * epoch and says when an epoch holds exactly {@link Credit#ONE}. Pure data: no threads, no I/O.
+ *
+ * <p>Credit arrives two ways: as point credit for one epoch (a source's share, or a part of it
+ * split on the way), and as a range release, with which a source hands over its whole share of
+ * every epoch in {@code [from, to)} at once (the epochs it had no data for, including the open
+ * end at end of input). Only epochs the owner has heard of (point credit) are tracked; a range
+ * adds to them, and to those it hears of later.
+ *
+ * <p>Violations of the protocol (credit beyond ONE, a second release of an epoch by the same
+ * source, credit for an epoch already completed) throw {@link IllegalStateException}: they mean
+ * lost or duplicated messages, never something to round away.
+ */
+public final class CreditLedger {
+
+    /** What is known of one epoch. */
+    private static final class Epoch {
+        long credit;
+        final LongLongHashMap byOrigin = new LongLongHashMap();
+    }
+
+    private final long[] shares;
+    private final List<TreeMap<Long, Long>> released = new ArrayList<>();
+    private final TreeMap<Long, Epoch> open = new TreeMap<>();
+    private final LongHashSet completed = new LongHashSet();
+
+    /** A ledger for a domain fed by {@code sources} sources with the shares of {@link Credit#shareOf}. */
+    public CreditLedger(int sources) {
+        shares = new long[sources];
+        for (int s = 0; s < sources; s++) {
+            shares[s] = Credit.shareOf(s, sources);
+            released.add(new TreeMap<>());
+        }
+    }
+
+    /**
+     * Adds point credit for {@code epoch} from source {@code origin}.
+     *
+     * @return true when the epoch became complete with this credit
+     */
+    public boolean add(long epoch, int origin, long amount) {
+        if (amount < 0) {
+            throw new IllegalArgumentException("credit must be >= 0, was " + amount);
+        }
+        if (completed.contains(epoch)) {
+            throw new IllegalStateException("credit " + amount + " from source " + origin + " for epoch " + epoch
+                    + " which is already complete: duplicated credit");
+        }
+        if (covers(origin, epoch)) {
+            throw new IllegalStateException("source " + origin + " sent point credit for epoch " + epoch
+                    + " which it already released as part of a range");
+        }
+        Epoch e = epoch(epoch);
+        e.byOrigin.addToValue(origin, amount);
+        if (e.byOrigin.get(origin) > shares[origin]) {
+            throw new IllegalStateException("source " + origin + " gave " + e.byOrigin.get(origin) + " for epoch " + epoch
+                    + ", more than its share " + shares[origin] + ": duplicated credit");
+        }
+        return credit(epoch, e, amount);
+    }
+
+    /**
+     * Source {@code origin} hands over its whole share of every epoch in {@code [from, to)}.
+     *
+     * @return the known epochs this completed, ascending
+     */
+    public List<Long> release(int origin, long from, long to) {
+        if (to <= from) {
+            return List.of();
+        }
+        TreeMap<Long, Long> ranges = released.get(origin);
+        Map.Entry<Long, Long> before = ranges.floorEntry(to - 1);
+        if (before != null && before.getValue() > from) {
+            throw new IllegalStateException("source " + origin + " released [" + from + ", " + to + ") but already released ["
+                    + before.getKey() + ", " + before.getValue() + ")");
+        }
+        List<Long> done = new ArrayList<>();
+        // copy the keys: removing from a TreeMap may move another entry's contents into a removed node
+        for (long epoch : List.copyOf(open.subMap(from, true, to, false).keySet())) {
+            Epoch e = open.get(epoch);
+            if (e.byOrigin.containsKey(origin)) {
+                throw new IllegalStateException("source " + origin + " released epoch " + epoch
+                        + " in a range after sending point credit for it");
+            }
+            if (credit(epoch, e, shares[origin])) {
+                done.add(epoch);
+            }
+        }
+        ranges.put(from, to);
+        return done;
+    }
+
+    private Epoch epoch(long epoch) {
+        Epoch e = open.get(epoch);
+        if (e == null) {
+            e = new Epoch();
+            for (int s = 0; s < shares.length; s++) {
+                if (covers(s, epoch)) {
+                    e.credit += shares[s];
+                }
+            }
+            open.put(epoch, e);
+        }
+        return e;
+    }
+
+    private boolean credit(long epoch, Epoch e, long amount) {
+        e.credit += amount;
+        if (e.credit > Credit.ONE) {
+            throw new IllegalStateException("epoch " + epoch + " holds " + e.credit + " > ONE: credit was created");
+        }
+        if (e.credit == Credit.ONE) {
+            open.remove(epoch);
+            completed.add(epoch);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean covers(int origin, long epoch) {
+        Map.Entry<Long, Long> range = released.get(origin).floorEntry(epoch);
+        return range != null && epoch < range.getValue();
+    }
+
+    public boolean isComplete(long epoch) {
+        return completed.contains(epoch);
+    }
+
+    /** The oldest epoch heard of but not complete, or {@code Long.MAX_VALUE}. */
+    public long oldestIncomplete() {
+        return open.isEmpty() ? Long.MAX_VALUE : open.firstKey();
+    }
+
+    /** The sources that still hold credit of {@code epoch}: the answer to "why is my window not firing?". */
+    public List<Integer> holders(long epoch) {
+        List<Integer> holders = new ArrayList<>();
+        if (completed.contains(epoch)) {
+            return holders;
+        }
+        Epoch e = open.get(epoch);
+        for (int s = 0; s < shares.length; s++) {
+            long given = covers(s, epoch) ? shares[s] : e == null ? 0 : e.byOrigin.get(s);
+            if (given < shares[s]) {
+                holders.add(s);
+            }
+        }
+        return holders;
+    }
+
+    /** Credit held so far for {@code epoch} (ONE once complete). */
+    public long creditOf(long epoch) {
+        if (completed.contains(epoch)) {
+            return Credit.ONE;
+        }
+        Epoch e = open.get(epoch);
+        if (e != null) {
+            return e.credit;
+        }
+        long c = 0;
+        for (int s = 0; s < shares.length; s++) {
+            c += covers(s, epoch) ? shares[s] : 0;
+        }
+        return c;
+    }
+}
