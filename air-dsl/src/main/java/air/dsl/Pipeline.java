@@ -53,7 +53,7 @@ public final class Pipeline {
             throw new IllegalStateException("the pipeline has no sink: end it with writeTo(...) (last stage: "
                     + last(source).info().name() + ")");
         }
-        return Planner.plan(source, config.workers(), config.routing());
+        return Planner.plan(source, config.workers(), config.routing(), config.progress());
     }
 
     /** The physical plan as text, for the default configuration. */

@@ -7,6 +7,7 @@ import air.dsl.TestPipelines.Event;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -29,6 +30,11 @@ class WindowAggregationTest {
     }
 
     private static <R> List<String> run(int workers, Routing routing, WindowDefinition window, AggregateOp<? super Event, ?, R> op) {
+        return run(workers, routing, Progress.WATERMARK, window, op);
+    }
+
+    private static <R> List<String> run(int workers, Routing routing, Progress progress, WindowDefinition window,
+                                        AggregateOp<? super Event, ?, R> op) {
         Pipeline p = Pipeline.create();
         CollectSink<WindowResult<String, R>> sink = Sinks.collect();
         p.readFrom(Sources.fromList(EVENTS))
@@ -37,7 +43,7 @@ class WindowAggregationTest {
                 .window(window)
                 .aggregate(op)
                 .writeTo(sink);
-        p.execute(config(workers).routing(routing));
+        p.execute(config(workers).routing(routing).progress(progress));
         return format(sink.items());
     }
 
@@ -46,10 +52,11 @@ class WindowAggregationTest {
                 .sorted().collect(Collectors.toList());
     }
 
-    @ParameterizedTest(name = "workers={0} routing={1}")
-    @CsvSource({"1,KEY", "2,KEY", "3,KEY", "1,AIR", "2,AIR", "3,AIR"})
-    void tumbling_count(int workers, Routing routing) {
-        assertThat(run(workers, routing, Windows.tumbling(10), Aggregations.count())).containsExactly(
+    @ParameterizedTest(name = "workers={0} routing={1} progress={2}")
+    @CsvSource({"1,KEY,WATERMARK", "2,KEY,WATERMARK", "3,KEY,WATERMARK", "1,AIR,WATERMARK", "2,AIR,WATERMARK", "3,AIR,WATERMARK",
+                "1,KEY,HEWMELD", "2,KEY,HEWMELD", "3,KEY,HEWMELD", "1,AIR,HEWMELD", "2,AIR,HEWMELD", "3,AIR,HEWMELD"})
+    void tumbling_count(int workers, Routing routing, Progress progress) {
+        assertThat(run(workers, routing, progress, Windows.tumbling(10), Aggregations.count())).containsExactly(
                 "[0,10) a=2", "[0,10) b=1", "[10,20) a=1", "[10,20) b=1", "[20,30) a=1");
     }
 
@@ -100,9 +107,9 @@ class WindowAggregationTest {
         assertThat(sink.items()).extracting(r -> r.key() + "=" + r.value().value()).containsExactlyInAnyOrder("a=7", "b=3");
     }
 
-    @ParameterizedTest(name = "workers={0}")
-    @ValueSource(ints = {1, 2})
-    void long_keys_and_a_second_window_stage_behind_a_second_shuffle(int workers) {
+    @ParameterizedTest(name = "workers={0} progress={1}")
+    @CsvSource({"1,WATERMARK", "2,WATERMARK", "1,HEWMELD", "2,HEWMELD", "3,HEWMELD"})
+    void long_keys_and_a_second_window_stage_behind_a_second_shuffle(int workers, Progress progress) {
         Pipeline p = Pipeline.create();
         CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
         p.readFrom(Sources.generate(1000, i -> i))
@@ -114,8 +121,22 @@ class WindowAggregationTest {
                 .window(Windows.tumbling(500))
                 .aggregate(Aggregations.sum(WindowResult::value))
                 .writeTo(sink);
-        p.execute(config(workers));
+        p.execute(config(workers).progress(progress));
         assertThat(format(sink.items())).containsExactly("[0,500) 0=500", "[500,1000) 0=500");
+    }
+
+    @org.junit.jupiter.api.Test
+    void hew_meld_drops_and_counts_records_of_released_epochs() {
+        List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0), new Event("a", 15, 0));
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
+        p.readFrom(Sources.fromList(disordered)).withTimestamps(Event::time, 0)
+                .keyBy(Event::key).window(Windows.tumbling(10)).aggregate(Aggregations.count()).writeTo(sink);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        p.execute(config(1).batchSize(1).progress(Progress.HEWMELD).meterRegistry(registry));
+        // 5 falls in epoch [0,10), released when 20 arrived; 15 is in [10,20), released too (20 - 0 - 1 >= 19)
+        assertThat(format(sink.items())).containsExactly("[0,10) a=1", "[20,30) a=1");
+        assertThat(registry.get("air.late.records").functionCounter().count()).isEqualTo(2);
     }
 
     @org.junit.jupiter.api.Test

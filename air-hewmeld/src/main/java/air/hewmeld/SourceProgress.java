@@ -67,8 +67,20 @@ public final class SourceProgress {
         if (maxSeen == Long.MIN_VALUE) {
             return List.of();
         }
-        long watermark = maxSeen - maxDelay - 1;
-        return releaseBelow(epochOf(watermark + 1));
+        return advanceTo(maxSeen - maxDelay - 1);
+    }
+
+    /**
+     * Registers that the epoch has data without a timestamp check: for callers that track lateness
+     * and the newest timestamp themselves and register each epoch once.
+     */
+    public void noteEpoch(long epoch) {
+        withData.add(epoch);
+    }
+
+    /** Releases every epoch that ends at or before {@code watermark + 1} (no record at or below it will come). */
+    public List<Release> advanceTo(long watermark) {
+        return watermark == Long.MAX_VALUE ? finish() : releaseBelow(epochOf(watermark + 1));
     }
 
     /** End of input (or an idle source giving up its claim): releases every epoch. */

@@ -1,5 +1,6 @@
 package air.runtime;
 
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,9 +19,10 @@ public final class JobConfig {
     private final boolean specializeOperators;
     private final MeterRegistry meterRegistry;
     private final Routing routing;
+    private final Progress progress;
 
     private JobConfig(String name, int workers, int batchSize, int queueCapacity, boolean specializeOperators,
-                      MeterRegistry meterRegistry, Routing routing) {
+                      MeterRegistry meterRegistry, Routing routing, Progress progress) {
         this.name = name;
         this.workers = workers;
         this.batchSize = batchSize;
@@ -28,11 +30,12 @@ public final class JobConfig {
         this.specializeOperators = specializeOperators;
         this.meterRegistry = meterRegistry;
         this.routing = routing;
+        this.progress = progress;
     }
 
     /** Defaults: as many workers as available processors, batches of 1024, queues of 64 batches. */
     public static JobConfig defaults() {
-        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY);
+        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY, Progress.WATERMARK);
     }
 
     public JobConfig name(String jobName) {
@@ -40,7 +43,7 @@ public final class JobConfig {
         if (jobName.isBlank()) {
             throw new IllegalArgumentException("JobConfig.name(jobName): jobName is blank");
         }
-        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing);
+        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress);
     }
 
     /** Workers (parallel instances of every vertex) on this peer. */
@@ -48,7 +51,7 @@ public final class JobConfig {
         if (count < 1 || count > 4096) {
             throw new IllegalArgumentException("JobConfig.workers(count): count must be in [1, 4096], was " + count);
         }
-        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing);
+        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress);
     }
 
     /** Records a source emits per batch: progress and cancellation are checked once per batch. */
@@ -56,7 +59,7 @@ public final class JobConfig {
         if (records < 1 || records > 1 << 20) {
             throw new IllegalArgumentException("JobConfig.batchSize(records): records must be in [1, 1048576], was " + records);
         }
-        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing);
+        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing, progress);
     }
 
     /** Batches an inbox holds before its producers park. */
@@ -64,7 +67,7 @@ public final class JobConfig {
         if (batches < 2 || batches > 1 << 16) {
             throw new IllegalArgumentException("JobConfig.queueCapacity(batches): batches must be in [2, 65536], was " + batches);
         }
-        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing);
+        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing, progress);
     }
 
     /**
@@ -72,23 +75,33 @@ public final class JobConfig {
      * monomorphic fused loop per pipeline even when many pipelines share a JVM (default on).
      */
     public JobConfig specializeOperators(boolean enabled) {
-        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing);
+        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing, progress);
     }
 
     /** How keyed window partials are routed to final-aggregate instances (default KEY). */
     public JobConfig routing(Routing windowRouting) {
         Objects.requireNonNull(windowRouting, "JobConfig.routing(windowRouting): windowRouting is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting, progress);
     }
 
     public Routing routing() {
         return routing;
     }
 
+    /** How window completion is tracked (default WATERMARK). */
+    public JobConfig progress(Progress tracking) {
+        Objects.requireNonNull(tracking, "JobConfig.progress(tracking): tracking is null");
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, tracking);
+    }
+
+    public Progress progress() {
+        return progress;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing, progress);
     }
 
     public String name() {
@@ -119,6 +132,6 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + "}";
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + "}";
     }
 }

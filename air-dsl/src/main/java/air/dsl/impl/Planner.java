@@ -8,6 +8,7 @@ import air.runtime.plan.HeadSpec;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OpSpec;
 import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
@@ -28,7 +29,7 @@ public final class Planner {
     private Planner() {
     }
 
-    public static PhysicalPlan plan(StageNode source, int parallelism, Routing routing) {
+    public static PhysicalPlan plan(StageNode source, int parallelism, Routing routing, Progress progress) {
         List<VertexPlan> vertices = new ArrayList<>();
         HeadSpec head = new HeadSpec.Source(source.info(), (SourceFactory<?>) source.payload());
         List<OpSpec> chain = new ArrayList<>();
@@ -46,7 +47,12 @@ public final class Planner {
                     if (key == null || window == null) {
                         throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
                     }
-                    WindowAggregation agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing);
+                    WindowAggregation agg;
+                    try {
+                        agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing, progress);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
+                    }
                     vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain, new TailSpec.PartialWindow(n.info(), agg)));
                     head = new HeadSpec.FinalWindow(n.info(), agg);
                     chain = new ArrayList<>();

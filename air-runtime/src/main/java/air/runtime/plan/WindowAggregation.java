@@ -4,9 +4,16 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowDefinition;
 
 /** A keyed window aggregation, split by the planner into a partial and a final stage. */
-public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing) {
+public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing, Progress progress) {
+
+    public WindowAggregation {
+        if (progress == Progress.HEWMELD && !window.isTumbling()) {
+            throw new IllegalArgumentException("progress HEWMELD supports tumbling windows for now, not " + window
+                    + "; run sliding windows with progress WATERMARK");
+        }
+    }
 
     public String describe() {
-        return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing;
+        return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing + " progress=" + progress;
     }
 }

@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -8,16 +9,17 @@ import java.util.Locale;
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing) {
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--batch B] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--batch B] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
             + "  --rate R     events per logical second (default 100000)\n"
             + "  --offered L  events per wall second; 0 = throughput mode (default 0); sets R = L\n"
             + "  --out FILE   canonical output file (default out/ysb-N.csv)\n"
-            + "  --routing    AIR (by window) or KEY (by key hash, default)";
+            + "  --routing    AIR (by window) or KEY (by key hash, default)\n"
+            + "  --progress   watermark (default) or hewmeld (exact credit per epoch)";
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
     public static YsbArgs parse(String... args) {
@@ -30,6 +32,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         boolean quiet = false;
         int batch = 1024;
         Routing routing = Routing.KEY;
+        Progress progress = Progress.WATERMARK;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -39,6 +42,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--batch" -> batch = (int) positive("--batch", parseCount("--batch", value(args, ++i, a)));
                 case "--routing" -> routing = parseRouting(value(args, ++i, a));
+                case "--progress" -> progress = parseProgress(value(args, ++i, a));
                 case "--quiet" -> quiet = true;
                 default -> {
                     if (a.startsWith("--")) {
@@ -70,7 +74,15 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         if (out == null) {
             out = Path.of("out", "ysb-" + n + ".csv");
         }
-        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing);
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress);
+    }
+
+    private static Progress parseProgress(String text) {
+        try {
+            return Progress.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--progress must be hewmeld or watermark, got '" + text + "'");
+        }
     }
 
     private static Routing parseRouting(String text) {

@@ -11,11 +11,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** YSB-mem through the engine is byte-identical to the spec's reference output (YSB-SPEC 6.3). */
 class YsbReferenceChecksumTest {
 
-    @ParameterizedTest(name = "workers={0} routing={1}")
-    @CsvSource({"1,KEY", "2,KEY", "4,KEY", "1,AIR", "2,AIR", "4,AIR"})
-    void five_million_events_match_the_reference_checksum(int workers, String routing, @TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "workers={0} routing={1} progress={2}")
+    @CsvSource({"1,KEY,watermark", "2,KEY,watermark", "4,KEY,watermark", "1,AIR,watermark", "2,AIR,watermark", "4,AIR,watermark",
+                "1,AIR,hewmeld", "2,AIR,hewmeld", "4,AIR,hewmeld", "2,KEY,hewmeld", "4,KEY,hewmeld"})
+    void five_million_events_match_the_reference_checksum(int workers, String routing, String progress, @TempDir Path dir)
+            throws Exception {
         Path out = dir.resolve("ysb.csv");
-        YsbArgs args = YsbArgs.parse("5M", Integer.toString(workers), "--out", out.toString(), "--routing", routing);
+        YsbArgs args = YsbArgs.parse("5M", Integer.toString(workers), "--out", out.toString(), "--routing", routing,
+                "--progress", progress);
         YsbRun.Outcome outcome = YsbRun.run(args, null);
         String sha = outcome.rows().writeCanonical(out);
         assertThat(outcome.rows().views()).isEqualTo(1_667_184);

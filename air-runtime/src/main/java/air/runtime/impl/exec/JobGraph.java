@@ -130,8 +130,8 @@ final class JobGraph {
                 Inbox[] destinations = inboxes.get(v.id() + 1);
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
-                        pw.info(), pw.aggregation().window(), pw.aggregation().routing(), frames,
-                        new InboxShuffleOutput(instance, destinations));
+                        pw.info(), pw.aggregation().window(), pw.aggregation().routing(), pw.aggregation().progress(),
+                        v.parallelism(), frames, new InboxShuffleOutput(instance, destinations));
                 partials.add((WindowPartial) op);
                 slot.add((Counted) op);
                 return op;
@@ -172,8 +172,8 @@ final class JobGraph {
                 int producers = plan.vertices().get(v.id() - 1).parallelism();
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), fw.aggregation());
                 WindowFinal op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
-                        fw.info(), fw.aggregation().window(), fw.aggregation().routing(), instance, v.parallelism(),
-                        frames, producers, next);
+                        fw.info(), fw.aggregation().window(), fw.aggregation().routing(), fw.aggregation().progress(),
+                        instance, v.parallelism(), frames, producers, next);
                 finals.add(op);
                 slot.add((Counted) op);
                 Inbox inbox = inboxes.get(v.id())[instance];

@@ -3,7 +3,9 @@ package air.runtime.impl.ops;
 import air.hewmeld.watermark.LowWatermarkTracker;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
+import air.hewmeld.CreditLedger;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import java.util.Iterator;
 import java.util.Map;
@@ -24,14 +26,21 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     private final Routing routing;
     private final int instance;
     private final int instances;
+    private final CreditLedger ledger;
+    private final long[] producerFrontier;
+    private int producersDone;
+    private long downstreamWatermark = Long.MIN_VALUE;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
     private long lastEmittedEnd = Long.MIN_VALUE;
     private long received;
     private long results;
 
-    public FinalWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, int instance, int instances,
-                         KeyedFrameFactory<T> frames, int producers, Inlet<? super WindowResult<?, ?>> next) {
+    public FinalWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, Progress progressMode, int instance,
+                         int instances, KeyedFrameFactory<T> frames, int producers, Inlet<? super WindowResult<?, ?>> next) {
         this.info = info;
+        this.ledger = progressMode == Progress.HEWMELD ? new CreditLedger(producers) : null;
+        this.producerFrontier = new long[producers];
+        java.util.Arrays.fill(producerFrontier, Long.MIN_VALUE);
         this.routing = routing;
         this.instance = instance;
         this.instances = instances;
@@ -48,6 +57,9 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
             frameAt(partial.frameStart).merge(partial);
             return false;
         }
+        if (ledger != null) {
+            return onCredit(item);
+        }
         boolean advanced = item instanceof ShuffleItem.Watermark w
                 ? progress.update(w.producer(), w.watermark())
                 : progress.markDone(item.producer());
@@ -62,6 +74,68 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
             return true;
         }
         return false;
+    }
+
+    /** Hew-meld: melds credit and emits each epoch the moment it holds exactly ONE. */
+    private boolean onCredit(ShuffleItem item) {
+        int p = item.producer();
+        switch (item) {
+            case ShuffleItem.Credit c -> {
+                producerFrontier[p] = Math.max(producerFrontier[p], c.epoch() + window.slide());
+                if (ledger.add(c.epoch(), p, c.amount())) {
+                    emitEpoch(c.epoch());
+                }
+            }
+            case ShuffleItem.CreditRange r -> {
+                producerFrontier[p] = Math.max(producerFrontier[p], r.to());
+                for (long epoch : ledger.release(p, r.from(), r.to())) {
+                    emitEpoch(epoch);
+                }
+            }
+            case ShuffleItem.EndOfStream e -> {
+                producerFrontier[p] = Long.MAX_VALUE;
+                producersDone++;
+            }
+            default -> throw new IllegalStateException(info.name() + ": unexpected " + item + " under hew-meld progress");
+        }
+        long frontier = Long.MAX_VALUE;
+        for (long f : producerFrontier) {
+            frontier = Math.min(frontier, f);
+        }
+        long oldest = Math.min(ledger.oldestIncomplete(), open.isEmpty() ? Long.MAX_VALUE : open.firstKey());
+        long limit = Math.min(frontier, oldest);
+        long wm = limit == Long.MIN_VALUE || limit == Long.MAX_VALUE ? limit : limit - 1;
+        if (wm > downstreamWatermark) {
+            downstreamWatermark = wm;
+            next.onWatermark(wm);
+            next.onEndOfBatch();
+        }
+        if (producersDone == producerFrontier.length) {
+            if (!open.isEmpty()) {
+                throw new IllegalStateException(info.name() + ": every producer ended but epochs " + open.keySet()
+                        + " never received all their credit (hew-meld protocol violated)");
+            }
+            next.onComplete();
+            return true;
+        }
+        return false;
+    }
+
+    private void emitEpoch(long epoch) {
+        KeyedFrame<T> frame = open.remove(epoch);
+        if (frame != null) {
+            results += frame.size();
+            frame.emitResults(epoch, epoch + window.size(), next);
+        }
+    }
+
+    /** Sources that still hold credit of the oldest incomplete epoch, or an empty array. */
+    public int[] holdingBack() {
+        if (ledger == null) {
+            return progress.holdingBack();
+        }
+        long oldest = ledger.oldestIncomplete();
+        return oldest == Long.MAX_VALUE ? new int[0] : ledger.holders(oldest).stream().mapToInt(Integer::intValue).toArray();
     }
 
     private KeyedFrame<T> frameAt(long start) {

@@ -1,9 +1,13 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
+import air.hewmeld.Credit;
+import air.hewmeld.SourceProgress;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import java.util.Arrays;
+import java.util.List;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
 /**
@@ -21,6 +25,8 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final LongObjectHashMap<KeyedFrame<T>> open = new LongObjectHashMap<>();
     private final WindowDefinition window;
     private final Routing routing;
+    private final SourceProgress credit;
+    private final long share;
     private KeyedFrame<T> current;
     private long currentStart = Long.MAX_VALUE;
     private long currentEnd = Long.MIN_VALUE;
@@ -32,10 +38,13 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public PartialWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, KeyedFrameFactory<T> frames, ShuffleOutput out) {
+    public PartialWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, Progress progress, int producers,
+                           KeyedFrameFactory<T> frames, ShuffleOutput out) {
         this.info = info;
         this.window = window;
         this.routing = routing;
+        this.credit = progress == Progress.HEWMELD ? new SourceProgress(window.slide(), 0) : null;
+        this.share = Credit.shareOf(out.producer(), producers);
         this.slide = window.slide();
         this.frames = frames;
         this.out = out;
@@ -58,6 +67,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         if (frame == null) {
             frame = frames.create();
             open.put(start, frame);
+            if (credit != null) {
+                credit.noteEpoch(start);
+            }
         }
         current = frame;
         currentStart = start;
@@ -72,6 +84,10 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void onWatermark(long wm) {
+        if (credit != null) {
+            releaseCredit(wm);
+            return;
+        }
         if (wm <= watermark) {
             return;
         }
@@ -112,6 +128,46 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         }
     }
 
+    /**
+     * Hew-meld: releases the epochs no record can reach any more; each epoch with data goes out
+     * with this producer's share of its credit right behind it (to its owner under AIR, to every
+     * final instance under KEY), each run of empty epochs as one range to everyone.
+     */
+    private void releaseCredit(long wm) {
+        if (wm <= watermark) {
+            return;
+        }
+        List<SourceProgress.Release> releases = credit.advanceTo(wm);
+        long frontier = credit.frontier();
+        watermark = frontier == Long.MIN_VALUE ? Long.MIN_VALUE : frontier - 1;
+        for (SourceProgress.Release release : releases) {
+            if (release instanceof SourceProgress.Release.Range range) {
+                out.broadcast(new ShuffleItem.CreditRange(out.producer(), range.from(), range.to()));
+                continue;
+            }
+            long epoch = ((SourceProgress.Release.Point) release).epoch();
+            KeyedFrame<T> frame = open.remove(epoch);
+            if (frame == current) {
+                current = null;
+                currentStart = Long.MAX_VALUE;
+                currentEnd = Long.MIN_VALUE;
+            }
+            if (routing == Routing.AIR) {
+                int owner = AirRouting.ownerOfWindow(epoch, window, out.destinations());
+                send(owner, frame.drainAll(out.producer(), epoch));
+                out.send(owner, new ShuffleItem.Credit(out.producer(), epoch, share));
+            } else {
+                FramePartial[] partials = frame.drain(out.producer(), epoch, out.destinations());
+                for (int d = 0; d < partials.length; d++) {
+                    if (partials[d] != null) {
+                        send(d, partials[d]);
+                    }
+                    out.send(d, new ShuffleItem.Credit(out.producer(), epoch, share));
+                }
+            }
+        }
+    }
+
     /** AIR: the whole frame to the owner of each window it belongs to (copies for all but the last). */
     private void sendByWindow(long start, KeyedFrame<T> frame) {
         int[] owners = AirRouting.ownersOfFrame(start, window, out.destinations());
@@ -132,7 +188,11 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void onComplete() {
-        onWatermark(Long.MAX_VALUE);
+        if (credit != null) {
+            releaseCredit(Long.MAX_VALUE);
+        } else {
+            onWatermark(Long.MAX_VALUE);
+        }
         out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
     }
 

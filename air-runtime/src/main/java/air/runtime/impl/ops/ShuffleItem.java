@@ -1,7 +1,8 @@
 package air.runtime.impl.ops;
 
 /** What travels on a shuffle edge: per-frame partial aggregates and progress markers. */
-public sealed interface ShuffleItem permits FramePartial, ShuffleItem.Watermark, ShuffleItem.EndOfStream {
+public sealed interface ShuffleItem permits FramePartial, ShuffleItem.Watermark, ShuffleItem.EndOfStream,
+        ShuffleItem.Credit, ShuffleItem.CreditRange {
 
     /** The index of the upstream instance that sent it: one FIFO channel per producer. */
     int producer();
@@ -9,4 +10,10 @@ public sealed interface ShuffleItem permits FramePartial, ShuffleItem.Watermark,
     record Watermark(int producer, long watermark) implements ShuffleItem { }
 
     record EndOfStream(int producer) implements ShuffleItem { }
+
+    /** Hew-meld: the producer's credit for one epoch, sent after that epoch's data. */
+    record Credit(int producer, long epoch, long amount) implements ShuffleItem { }
+
+    /** Hew-meld: the producer's whole share of every epoch in {@code [from, to)}, for which it had no data. */
+    record CreditRange(int producer, long from, long to) implements ShuffleItem { }
 }
