@@ -146,6 +146,20 @@ class WindowAggregationTest {
         assertThat(runDisordered(disordered, 15, 1)).containsExactly("[0,10) a=2", "[20,30) a=1", "late=0");
     }
 
+    @org.junit.jupiter.api.Test
+    void periodic_watermarks_publish_at_most_once_per_interval() {
+        List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0));
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
+        p.readFrom(Sources.fromList(disordered)).withTimestamps(Event::time, 0)
+                .keyBy(Event::key).window(Windows.tumbling(10)).aggregate(Aggregations.count()).writeTo(sink);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        // an hour-long period: only the first batch publishes, so 5 is not late when it arrives
+        p.execute(config(1).batchSize(1).watermarkIntervalMs(3_600_000).meterRegistry(registry));
+        assertThat(format(sink.items())).containsExactly("[0,10) a=2", "[20,30) a=1");
+        assertThat(registry.get("air.late.records").functionCounter().count()).isZero();
+    }
+
     private static List<String> runDisordered(List<Event> events, long disorder, int workers) {
         Pipeline p = Pipeline.create();
         CollectSink<WindowResult<String, Long>> sink = Sinks.collect();

@@ -20,9 +20,10 @@ public final class JobConfig {
     private final MeterRegistry meterRegistry;
     private final Routing routing;
     private final Progress progress;
+    private final long watermarkIntervalMs;
 
     private JobConfig(String name, int workers, int batchSize, int queueCapacity, boolean specializeOperators,
-                      MeterRegistry meterRegistry, Routing routing, Progress progress) {
+                      MeterRegistry meterRegistry, Routing routing, Progress progress, long watermarkIntervalMs) {
         this.name = name;
         this.workers = workers;
         this.batchSize = batchSize;
@@ -31,11 +32,12 @@ public final class JobConfig {
         this.meterRegistry = meterRegistry;
         this.routing = routing;
         this.progress = progress;
+        this.watermarkIntervalMs = watermarkIntervalMs;
     }
 
     /** Defaults: as many workers as available processors, batches of 1024, queues of 64 batches. */
     public static JobConfig defaults() {
-        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY, Progress.WATERMARK);
+        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY, Progress.WATERMARK, 200);
     }
 
     public JobConfig name(String jobName) {
@@ -43,7 +45,7 @@ public final class JobConfig {
         if (jobName.isBlank()) {
             throw new IllegalArgumentException("JobConfig.name(jobName): jobName is blank");
         }
-        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress);
+        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs);
     }
 
     /** Workers (parallel instances of every vertex) on this peer. */
@@ -51,7 +53,7 @@ public final class JobConfig {
         if (count < 1 || count > 4096) {
             throw new IllegalArgumentException("JobConfig.workers(count): count must be in [1, 4096], was " + count);
         }
-        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress);
+        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs);
     }
 
     /** Records a source emits per batch: progress and cancellation are checked once per batch. */
@@ -59,7 +61,7 @@ public final class JobConfig {
         if (records < 1 || records > 1 << 20) {
             throw new IllegalArgumentException("JobConfig.batchSize(records): records must be in [1, 1048576], was " + records);
         }
-        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing, progress);
+        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs);
     }
 
     /** Batches an inbox holds before its producers park. */
@@ -67,7 +69,7 @@ public final class JobConfig {
         if (batches < 2 || batches > 1 << 16) {
             throw new IllegalArgumentException("JobConfig.queueCapacity(batches): batches must be in [2, 65536], was " + batches);
         }
-        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing, progress);
+        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs);
     }
 
     /**
@@ -75,13 +77,13 @@ public final class JobConfig {
      * monomorphic fused loop per pipeline even when many pipelines share a JVM (default on).
      */
     public JobConfig specializeOperators(boolean enabled) {
-        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing, progress);
+        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing, progress, watermarkIntervalMs);
     }
 
     /** How keyed window partials are routed to final-aggregate instances (default KEY). */
     public JobConfig routing(Routing windowRouting) {
         Objects.requireNonNull(windowRouting, "JobConfig.routing(windowRouting): windowRouting is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting, progress);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting, progress, watermarkIntervalMs);
     }
 
     public Routing routing() {
@@ -91,17 +93,32 @@ public final class JobConfig {
     /** How window completion is tracked (default WATERMARK). */
     public JobConfig progress(Progress tracking) {
         Objects.requireNonNull(tracking, "JobConfig.progress(tracking): tracking is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, tracking);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, tracking, watermarkIntervalMs);
     }
 
     public Progress progress() {
         return progress;
     }
 
+    /**
+     * How often sources publish a low watermark under WATERMARK progress (default 200 ms, as
+     * Flink); 0 publishes after every batch. Hew-meld needs no period: it releases per batch.
+     */
+    public JobConfig watermarkIntervalMs(long intervalMs) {
+        if (intervalMs < 0) {
+            throw new IllegalArgumentException("JobConfig.watermarkIntervalMs(intervalMs): must be >= 0, was " + intervalMs);
+        }
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, intervalMs);
+    }
+
+    public long watermarkIntervalMs() {
+        return watermarkIntervalMs;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing, progress);
+        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing, progress, watermarkIntervalMs);
     }
 
     public String name() {
@@ -132,6 +149,6 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + "}";
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + "}";
     }
 }

@@ -9,9 +9,9 @@ import java.util.Locale;
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress) {
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--batch B] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -19,7 +19,8 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --offered L  events per wall second; 0 = throughput mode (default 0); sets R = L\n"
             + "  --out FILE   canonical output file (default out/ysb-N.csv)\n"
             + "  --routing    AIR (by window) or KEY (by key hash, default)\n"
-            + "  --progress   watermark (default) or hewmeld (exact credit per epoch)";
+            + "  --progress   watermark (default) or hewmeld (exact credit per epoch)\n"
+            + "  --watermark-ms MS  watermark period under --progress watermark (default 200)";
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
     public static YsbArgs parse(String... args) {
@@ -33,6 +34,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         int batch = 1024;
         Routing routing = Routing.KEY;
         Progress progress = Progress.WATERMARK;
+        long watermarkMs = 200;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -43,6 +45,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--batch" -> batch = (int) positive("--batch", parseCount("--batch", value(args, ++i, a)));
                 case "--routing" -> routing = parseRouting(value(args, ++i, a));
                 case "--progress" -> progress = parseProgress(value(args, ++i, a));
+                case "--watermark-ms" -> watermarkMs = parseCount("--watermark-ms", value(args, ++i, a));
                 case "--quiet" -> quiet = true;
                 default -> {
                     if (a.startsWith("--")) {
@@ -74,7 +77,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         if (out == null) {
             out = Path.of("out", "ysb-" + n + ".csv");
         }
-        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress);
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs);
     }
 
     private static Progress parseProgress(String text) {

@@ -20,7 +20,7 @@ public final class YsbReport {
                         + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d routing=%s progress=%s jvm_flags=%s",
                 ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
-                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == air.runtime.plan.Progress.HEWMELD ? "hewmeld" : "watermark-per-frame", jvmFlags());
+                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == air.runtime.plan.Progress.HEWMELD ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", jvmFlags());
     }
 
     /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */

@@ -31,7 +31,8 @@ public final class YsbRun {
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
         Pipeline pipeline = YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
         JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
-                .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).meterRegistry(registry);
+                .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
+                .meterRegistry(registry);
         ProgressLine line = progress != null ? new ProgressLine(registry, args.n(), progress) : null;
         if (line != null) {
             line.start();

@@ -154,8 +154,13 @@ final class JobGraph {
             case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
             case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
             case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
-                    t.info(), t.timestampFn(), t.allowedDisorderMs(), next);
+                    t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), next);
         };
+    }
+
+    /** Hew-meld releases credit per batch; low watermarks are periodic. */
+    private long watermarkIntervalNanos() {
+        return config.progress() == air.runtime.plan.Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
