@@ -4,6 +4,7 @@ import air.dsl.impl.CallSite;
 import air.dsl.impl.StageNode;
 import air.dsl.impl.aggregate.ReduceOp;
 import air.runtime.api.AggregateOp;
+import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.OperatorInfo;
 import java.util.Objects;
@@ -31,6 +32,23 @@ public final class WindowedStage<K, T> {
         StageNode n = new StageNode(StageNode.Kind.AGGREGATE, node, OperatorInfo.of(op.name(), site), op, 0, true);
         node.attach(n, "aggregate");
         return new Stage<>(pipeline, n);
+    }
+
+    /**
+     * Sends late records (behind the window's progress when they arrive) to {@code sink} instead of
+     * only counting them in {@code air.late.records}.
+     */
+    public WindowedStage<K, T> sideOutputLateRecords(SinkFactory<? super T> sink) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("sideOutputLateRecords", site);
+        Objects.requireNonNull(sink, "sideOutputLateRecords(sink) at " + site + ": sink is null");
+        if (node.kind() == StageNode.Kind.LATE_OUTPUT) {
+            throw new IllegalStateException("sideOutputLateRecords at " + site + ": late records already go to "
+                    + node.info().name());
+        }
+        StageNode n = new StageNode(StageNode.Kind.LATE_OUTPUT, node, OperatorInfo.of("lateRecords", site), sink, 0, true);
+        node.attach(n, "sideOutputLateRecords");
+        return new WindowedStage<>(pipeline, n);
     }
 
     /** Combines each (window, key)'s records pairwise; {@code reduceFn} must be associative. */

@@ -146,6 +146,21 @@ class WindowAggregationTest {
         assertThat(runDisordered(disordered, 15, 1)).containsExactly("[0,10) a=2", "[20,30) a=1", "late=0");
     }
 
+    @ParameterizedTest(name = "progress={0}")
+    @ValueSource(strings = {"WATERMARK", "HEWMELD"})
+    void late_records_can_go_to_a_side_output(Progress progress) {
+        List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 7));
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
+        CollectSink<Event> late = Sinks.collect();
+        p.readFrom(Sources.fromList(disordered)).withTimestamps(Event::time, 0)
+                .keyBy(Event::key).window(Windows.tumbling(10)).sideOutputLateRecords(late)
+                .aggregate(Aggregations.count()).writeTo(sink);
+        p.execute(config(1).batchSize(1).progress(progress));
+        assertThat(format(sink.items())).containsExactly("[0,10) a=1", "[20,30) a=1");
+        assertThat(late.items()).containsExactly(new Event("a", 5, 7));
+    }
+
     @org.junit.jupiter.api.Test
     void periodic_watermarks_publish_at_most_once_per_interval() {
         List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0));

@@ -35,6 +35,7 @@ public final class Planner {
         List<OpSpec> chain = new ArrayList<>();
         KeySpec key = null;
         WindowDefinition window = null;
+        SinkFactory<?> lateRecords = null;
         for (StageNode n = source.downstream(); n != null; n = n.downstream()) {
             switch (n.kind()) {
                 case MAP -> chain.add(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload()));
@@ -43,13 +44,14 @@ public final class Planner {
                 case TIMESTAMPS -> chain.add(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()));
                 case KEY_BY -> key = (KeySpec) n.payload();
                 case WINDOW -> window = (WindowDefinition) n.payload();
+                case LATE_OUTPUT -> lateRecords = (SinkFactory<?>) n.payload();
                 case AGGREGATE -> {
                     if (key == null || window == null) {
                         throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
                     }
                     WindowAggregation agg;
                     try {
-                        agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing, progress);
+                        agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing, progress, lateRecords);
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
                     }
@@ -58,6 +60,7 @@ public final class Planner {
                     chain = new ArrayList<>();
                     key = null;
                     window = null;
+                    lateRecords = null;
                 }
                 case SINK -> {
                     vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain,

@@ -10,7 +10,7 @@ import java.util.Objects;
 public final class StageNode {
 
     /** The logical kinds, in the words of the DSL. */
-    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, KEY_BY, WINDOW, AGGREGATE, SINK }
+    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, SINK }
 
     private final Kind kind;
     private final StageNode upstream;

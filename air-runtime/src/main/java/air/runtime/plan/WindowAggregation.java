@@ -1,10 +1,15 @@
 package air.runtime.plan;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 
-/** A keyed window aggregation, split by the planner into a partial and a final stage. */
-public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing, Progress progress) {
+/**
+ * A keyed window aggregation, split by the planner into a partial and a final stage; late records
+ * go to {@code lateRecords} when set (null: dropped and counted).
+ */
+public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing, Progress progress,
+                                SinkFactory<?> lateRecords) {
 
     public WindowAggregation {
         if (progress == Progress.HEWMELD && !window.isTumbling()) {
@@ -14,6 +19,7 @@ public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateO
     }
 
     public String describe() {
-        return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing + " progress=" + progress;
+        return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing + " progress=" + progress
+                + (lateRecords != null ? " late->" + lateRecords.describe() : "");
     }
 }

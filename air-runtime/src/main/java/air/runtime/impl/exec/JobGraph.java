@@ -129,9 +129,14 @@ final class JobGraph {
             case TailSpec.PartialWindow pw -> {
                 Inbox[] destinations = inboxes.get(v.id() + 1);
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
+                GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null
+                        : new GuardedWriter<>(pw.aggregation().lateRecords().open(instance, v.parallelism()));
+                if (late != null) {
+                    sinks.add(late);
+                }
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
                         pw.info(), pw.aggregation().window(), pw.aggregation().routing(), pw.aggregation().progress(),
-                        v.parallelism(), frames, new InboxShuffleOutput(instance, destinations));
+                        v.parallelism(), frames, new InboxShuffleOutput(instance, destinations), late);
                 partials.add((WindowPartial) op);
                 slot.add((Counted) op);
                 return op;

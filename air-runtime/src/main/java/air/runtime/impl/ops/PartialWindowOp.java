@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
 import air.hewmeld.Credit;
 import air.hewmeld.SourceProgress;
@@ -26,6 +27,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final WindowDefinition window;
     private final Routing routing;
     private final SourceProgress credit;
+    private final SinkWriter<? super T> lateRecords;
     private final long share;
     private KeyedFrame<T> current;
     private long currentStart = Long.MAX_VALUE;
@@ -39,8 +41,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public PartialWindowOp(OperatorInfo info, WindowDefinition window, Routing routing, Progress progress, int producers,
-                           KeyedFrameFactory<T> frames, ShuffleOutput out) {
+                           KeyedFrameFactory<T> frames, ShuffleOutput out, SinkWriter<? super T> lateRecords) {
         this.info = info;
+        this.lateRecords = lateRecords;
         this.window = window;
         this.routing = routing;
         this.credit = progress == Progress.HEWMELD ? new SourceProgress(window.slide(), 0) : null;
@@ -54,11 +57,22 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     public void accept(long timestamp, T item) {
         received++;
         if (timestamp <= watermark) {
-            late++;
+            onLate(item);
             return;
         }
         KeyedFrame<T> frame = timestamp >= currentStart && timestamp < currentEnd ? current : frameOf(timestamp);
         frame.accumulate(item);
+    }
+
+    private void onLate(T item) {
+        late++;
+        if (lateRecords != null) {
+            try {
+                lateRecords.write(item);
+            } catch (RuntimeException e) {
+                throw new OperatorFailure(info, "late-record sink threw on " + OperatorFailure.preview(item), e);
+            }
+        }
     }
 
     private KeyedFrame<T> frameOf(long timestamp) {
@@ -194,6 +208,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             onWatermark(Long.MAX_VALUE);
         }
         out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
+        if (lateRecords != null) {
+            lateRecords.close();
+        }
     }
 
     @Override
