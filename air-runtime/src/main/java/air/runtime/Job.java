@@ -15,6 +15,12 @@ public interface Job {
     /** Asks every tasklet to stop; {@link #join} then returns with status CANCELLED. */
     void cancel();
 
+    /**
+     * For every final window instance, its oldest open window and the upstream instances that
+     * still hold its credit or hold back its watermark: the answer to "why is my window not firing?".
+     */
+    String progressReport();
+
     /** Wall time from start to end, or to now while running. */
     Duration elapsed();
 }

@@ -19,6 +19,7 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, vertex, operator, kind)</li>
  *   <li>{@code air.queue.depth} per inbox (tags job, vertex, instance)</li>
  *   <li>{@code air.window.results} and {@code air.late.records} per window operator</li>
+ *   <li>{@code air.progress.holders} per final window instance: how many upstream instances hold back its oldest open window</li>
  *   <li>{@code air.job.duration} (tag status) when the job ends</li>
  * </ul>
  */
@@ -54,6 +55,12 @@ public final class JobMetrics {
                 ops -> ops.stream().mapToLong(op -> op.results()).sum());
         counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(),
                 ops -> ops.stream().mapToLong(op -> op.late()).sum());
+        for (int i = 0; i < graph.finals().size(); i++) {
+            air.runtime.impl.ops.WindowFinal op = graph.finals().get(i);
+            Gauge.builder("air.progress.holders", op, f -> f.snapshot().holders().length).strongReference(true)
+                    .tags(jobTag.and("operator", op.info().name(), "instance", Integer.toString(i)))
+                    .description("upstream instances holding back the oldest open window").register(registry);
+        }
         graph.inboxes().forEach((vertex, inboxes) -> {
             for (int i = 0; i < inboxes.length; i++) {
                 Inbox inbox = inboxes[i];

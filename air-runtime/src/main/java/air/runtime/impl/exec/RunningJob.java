@@ -24,6 +24,7 @@ public final class RunningJob implements Job {
     private volatile long endNanos;
     private volatile JobStatus status = JobStatus.RUNNING;
     private boolean joined;
+    private Thread stallWatch;
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics) {
         this.context = context;
@@ -44,6 +45,9 @@ public final class RunningJob implements Job {
         RunningJob job = new RunningJob(context, graph, metrics);
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         job.startThreads();
+        if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
+            job.startStallWatch(config.stallReportMs());
+        }
         return job;
     }
 
@@ -70,6 +74,43 @@ public final class RunningJob implements Job {
         }
     }
 
+    /** Logs, once per stall, the windows that stayed open for a whole period and who holds them back. */
+    private void startStallWatch(long periodMs) {
+        stallWatch = Thread.ofVirtual().name(context.jobName() + "/stall-watch").start(() -> {
+            List<air.runtime.impl.ops.WindowFinal> finals = graph.finals();
+            long[] seen = new long[finals.size()];
+            java.util.Arrays.fill(seen, Long.MAX_VALUE);
+            while (running.get() > 0 && !context.isCancelled()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(periodMs * 1_000_000L);
+                for (int i = 0; i < finals.size(); i++) {
+                    air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
+                    if (s.waiting() && s.oldestOpenEpoch() == seen[i] && running.get() > 0) {
+                        LOG.warn("job '{}': {} instance {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
+                                name(), finals.get(i).info().name(), i, periodMs, s.oldestOpenEpoch(), java.util.Arrays.toString(s.holders()));
+                    }
+                    seen[i] = s.waiting() ? s.oldestOpenEpoch() : Long.MAX_VALUE;
+                }
+            }
+        });
+    }
+
+    @Override
+    public String progressReport() {
+        StringBuilder sb = new StringBuilder("job '").append(name()).append("' ").append(status());
+        List<air.runtime.impl.ops.WindowFinal> finals = graph.finals();
+        for (int i = 0; i < finals.size(); i++) {
+            air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
+            sb.append("\n  ").append(finals.get(i).info().name()).append(" instance ").append(i).append(": ");
+            if (s.waiting()) {
+                sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
+                  .append(java.util.Arrays.toString(s.holders()));
+            } else {
+                sb.append("no open window");
+            }
+        }
+        return sb.toString();
+    }
+
     @Override
     public String name() {
         return context.jobName();
@@ -93,6 +134,14 @@ public final class RunningJob implements Job {
                         interrupted = true;
                         context.cancel();
                     }
+                }
+            }
+            if (stallWatch != null) {
+                java.util.concurrent.locks.LockSupport.unpark(stallWatch);
+                try {
+                    stallWatch.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
             finish();

@@ -30,6 +30,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     private final long[] producerFrontier;
     private int producersDone;
     private long downstreamWatermark = Long.MIN_VALUE;
+    private volatile ProgressSnapshot snapshot = ProgressSnapshot.IDLE;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
     private long lastEmittedEnd = Long.MIN_VALUE;
     private long received;
@@ -52,6 +53,16 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
 
     @Override
     public boolean onItem(ShuffleItem item) {
+        boolean done = handle(item);
+        long oldest = open.isEmpty() ? Long.MAX_VALUE : open.firstKey();
+        if (ledger != null) {
+            oldest = Math.min(oldest, ledger.oldestIncomplete());
+        }
+        snapshot = done || oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, holdingBack());
+        return done;
+    }
+
+    private boolean handle(ShuffleItem item) {
         received++;
         if (item instanceof FramePartial partial) {
             frameAt(partial.frameStart).merge(partial);
@@ -129,8 +140,8 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
         }
     }
 
-    /** Sources that still hold credit of the oldest incomplete epoch, or an empty array. */
-    public int[] holdingBack() {
+    /** Upstream instances that still hold credit of the oldest incomplete epoch (or the watermark back). */
+    private int[] holdingBack() {
         if (ledger == null) {
             return progress.holdingBack();
         }
@@ -208,7 +219,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     }
 
     @Override
-    public LowWatermarkTracker progress() {
-        return progress;
+    public ProgressSnapshot snapshot() {
+        return snapshot;
     }
 }

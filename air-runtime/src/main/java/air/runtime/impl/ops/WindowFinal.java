@@ -1,6 +1,5 @@
 package air.runtime.impl.ops;
 
-import air.hewmeld.watermark.LowWatermarkTracker;
 import air.runtime.plan.OperatorInfo;
 
 /** The final window operator as its tasklet and the meters see it. */
@@ -13,5 +12,6 @@ public interface WindowFinal {
 
     OperatorInfo info();
 
-    LowWatermarkTracker progress();
+    /** The latest published view of what this instance waits for; safe to read from any thread. */
+    ProgressSnapshot snapshot();
 }
