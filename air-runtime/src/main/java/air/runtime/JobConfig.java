@@ -12,35 +12,49 @@ import java.util.Objects;
  */
 public final class JobConfig {
 
-    private final String name;
-    private final int workers;
-    private final int batchSize;
-    private final int queueCapacity;
-    private final boolean specializeOperators;
-    private final MeterRegistry meterRegistry;
-    private final Routing routing;
-    private final Progress progress;
-    private final long watermarkIntervalMs;
-    private final long stallReportMs;
+    private String name;
+    private int workers;
+    private int batchSize;
+    private int queueCapacity;
+    private boolean specializeOperators;
+    private MeterRegistry meterRegistry;
+    private Routing routing;
+    private Progress progress;
+    private long watermarkIntervalMs;
+    private long stallReportMs;
 
-    private JobConfig(String name, int workers, int batchSize, int queueCapacity, boolean specializeOperators,
-                      MeterRegistry meterRegistry, Routing routing, Progress progress, long watermarkIntervalMs,
-                      long stallReportMs) {
-        this.name = name;
-        this.workers = workers;
-        this.batchSize = batchSize;
-        this.queueCapacity = queueCapacity;
-        this.specializeOperators = specializeOperators;
-        this.meterRegistry = meterRegistry;
-        this.routing = routing;
-        this.progress = progress;
-        this.watermarkIntervalMs = watermarkIntervalMs;
-        this.stallReportMs = stallReportMs;
+    private JobConfig() {
+    }
+
+    /** A copy to change one setting in; callers only ever see finished copies, so configs stay immutable. */
+    private JobConfig copy() {
+        JobConfig c = new JobConfig();
+        c.name = name;
+        c.workers = workers;
+        c.batchSize = batchSize;
+        c.queueCapacity = queueCapacity;
+        c.specializeOperators = specializeOperators;
+        c.meterRegistry = meterRegistry;
+        c.routing = routing;
+        c.progress = progress;
+        c.watermarkIntervalMs = watermarkIntervalMs;
+        c.stallReportMs = stallReportMs;
+        return c;
     }
 
     /** Defaults: as many workers as available processors, batches of 1024, queues of 64 batches. */
     public static JobConfig defaults() {
-        return new JobConfig("air-job", Runtime.getRuntime().availableProcessors(), 1024, 64, true, null, Routing.KEY, Progress.WATERMARK, 200, 10_000);
+        JobConfig c = new JobConfig();
+        c.name = "air-job";
+        c.workers = Runtime.getRuntime().availableProcessors();
+        c.batchSize = 1024;
+        c.queueCapacity = 64;
+        c.specializeOperators = true;
+        c.routing = Routing.KEY;
+        c.progress = Progress.WATERMARK;
+        c.watermarkIntervalMs = 200;
+        c.stallReportMs = 10_000;
+        return c;
     }
 
     public JobConfig name(String jobName) {
@@ -48,7 +62,9 @@ public final class JobConfig {
         if (jobName.isBlank()) {
             throw new IllegalArgumentException("JobConfig.name(jobName): jobName is blank");
         }
-        return new JobConfig(jobName, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.name = jobName;
+        return c;
     }
 
     /** Workers (parallel instances of every vertex) on this peer. */
@@ -56,7 +72,9 @@ public final class JobConfig {
         if (count < 1 || count > 4096) {
             throw new IllegalArgumentException("JobConfig.workers(count): count must be in [1, 4096], was " + count);
         }
-        return new JobConfig(name, count, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.workers = count;
+        return c;
     }
 
     /** Records a source emits per batch: progress and cancellation are checked once per batch. */
@@ -64,7 +82,9 @@ public final class JobConfig {
         if (records < 1 || records > 1 << 20) {
             throw new IllegalArgumentException("JobConfig.batchSize(records): records must be in [1, 1048576], was " + records);
         }
-        return new JobConfig(name, workers, records, queueCapacity, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.batchSize = records;
+        return c;
     }
 
     /** Batches an inbox holds before its producers park. */
@@ -72,7 +92,9 @@ public final class JobConfig {
         if (batches < 2 || batches > 1 << 16) {
             throw new IllegalArgumentException("JobConfig.queueCapacity(batches): batches must be in [2, 65536], was " + batches);
         }
-        return new JobConfig(name, workers, batchSize, batches, specializeOperators, meterRegistry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.queueCapacity = batches;
+        return c;
     }
 
     /**
@@ -80,13 +102,17 @@ public final class JobConfig {
      * monomorphic fused loop per pipeline even when many pipelines share a JVM (default on).
      */
     public JobConfig specializeOperators(boolean enabled) {
-        return new JobConfig(name, workers, batchSize, queueCapacity, enabled, meterRegistry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.specializeOperators = enabled;
+        return c;
     }
 
     /** How keyed window partials are routed to final-aggregate instances (default KEY). */
     public JobConfig routing(Routing windowRouting) {
         Objects.requireNonNull(windowRouting, "JobConfig.routing(windowRouting): windowRouting is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, windowRouting, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.routing = windowRouting;
+        return c;
     }
 
     public Routing routing() {
@@ -96,7 +122,9 @@ public final class JobConfig {
     /** How window completion is tracked (default WATERMARK). */
     public JobConfig progress(Progress tracking) {
         Objects.requireNonNull(tracking, "JobConfig.progress(tracking): tracking is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, tracking, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.progress = tracking;
+        return c;
     }
 
     public Progress progress() {
@@ -111,7 +139,9 @@ public final class JobConfig {
         if (intervalMs < 0) {
             throw new IllegalArgumentException("JobConfig.watermarkIntervalMs(intervalMs): must be >= 0, was " + intervalMs);
         }
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress, intervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.watermarkIntervalMs = intervalMs;
+        return c;
     }
 
     public long watermarkIntervalMs() {
@@ -126,8 +156,9 @@ public final class JobConfig {
         if (afterMs < 0) {
             throw new IllegalArgumentException("JobConfig.stallReportMs(afterMs): must be >= 0, was " + afterMs);
         }
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, meterRegistry, routing, progress,
-                watermarkIntervalMs, afterMs);
+        JobConfig c = copy();
+        c.stallReportMs = afterMs;
+        return c;
     }
 
     public long stallReportMs() {
@@ -137,7 +168,9 @@ public final class JobConfig {
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
-        return new JobConfig(name, workers, batchSize, queueCapacity, specializeOperators, registry, routing, progress, watermarkIntervalMs, stallReportMs);
+        JobConfig c = copy();
+        c.meterRegistry = registry;
+        return c;
     }
 
     public String name() {
