@@ -19,8 +19,12 @@ final class SourceTasklet<T> extends Tasklet {
         this.instance = instance;
     }
 
+    /** Batches between yields: virtual threads are not preempted, so a busy source yields now and then. */
+    private static final int YIELD_EVERY = 8;
+
     @Override
     protected void runBody() {
+        long batches = 0;
         while (true) {
             job.checkCancelled();
             int n = reader.read(batchSize, head);
@@ -28,6 +32,11 @@ final class SourceTasklet<T> extends Tasklet {
                 break;
             }
             head.onEndOfBatch();
+            if (++batches % YIELD_EVERY == 0) {
+                // a source that never runs dry would otherwise keep its carrier, and the final
+                // stages it feeds would not run until their inboxes filled up or input ended
+                Thread.yield();
+            }
         }
         head.onComplete();
     }

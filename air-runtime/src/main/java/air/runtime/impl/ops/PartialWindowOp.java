@@ -91,6 +91,17 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         return frame;
     }
 
+    /** Removes a frame for shipping, dropping the current-frame cache if it pointed there. */
+    private KeyedFrame<T> takeFrame(long start) {
+        KeyedFrame<T> frame = open.remove(start);
+        if (frame == current) {
+            current = null;
+            currentStart = Long.MAX_VALUE;
+            currentEnd = Long.MIN_VALUE;
+        }
+        return frame;
+    }
+
     @Override
     public void emit(T item) {
         accept(NO_TIMESTAMP, item);
@@ -123,12 +134,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             if (start >= boundary) {
                 break;
             }
-            KeyedFrame<T> frame = open.remove(start);
-            if (frame == current) {
-                current = null;
-                currentStart = Long.MAX_VALUE;
-                currentEnd = Long.MIN_VALUE;
-            }
+            KeyedFrame<T> frame = takeFrame(start);
             if (routing == Routing.AIR) {
                 sendByWindow(start, frame);
             } else {
@@ -160,12 +166,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
                 continue;
             }
             long epoch = ((SourceProgress.Release.Point) release).epoch();
-            KeyedFrame<T> frame = open.remove(epoch);
-            if (frame == current) {
-                current = null;
-                currentStart = Long.MAX_VALUE;
-                currentEnd = Long.MIN_VALUE;
-            }
+            KeyedFrame<T> frame = takeFrame(epoch);
             if (routing == Routing.AIR) {
                 int owner = AirRouting.ownerOfWindow(epoch, window, out.destinations());
                 send(owner, frame.drainAll(out.producer(), epoch));
