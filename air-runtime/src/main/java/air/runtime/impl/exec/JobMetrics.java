@@ -2,6 +2,7 @@ package air.runtime.impl.exec;
 
 import air.runtime.JobStatus;
 import air.runtime.impl.ops.Counted;
+import air.runtime.impl.ops.WindowPartial;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,6 +49,9 @@ public final class JobMetrics {
             boolean hasNextInVertex = s + 1 < slots.size() && slots.get(s + 1).vertex() == slot.vertex();
             if (hasNextInVertex) {
                 counter("air.records.out", tags, slots.get(s + 1).instances(), JobMetrics::sumReceived);
+            } else if (slot.kind().equals("window-partial")) {
+                counter("air.records.out", tags, slot.instances(),
+                        ops -> ops.stream().mapToLong(op -> ((WindowPartial) op).partialsSent()).sum());
             }
         }
         Tags jobTag = Tags.of("job", job);
@@ -81,28 +85,6 @@ public final class JobMetrics {
 
     private <T> void counter(String name, Tags tags, T obj, ToDoubleFunction<T> fn) {
         FunctionCounter.builder(name, obj, fn).tags(tags).register(registry);
-    }
-
-    /** Records emitted by the job's sources so far (read from the first operator after them). */
-    public long sourceRecords() {
-        List<JobGraph.OperatorSlot> slots = graph.slots();
-        return slots.size() > 1 ? (long) sumReceived(slots.get(1).instances()) : 0;
-    }
-
-    /** Window results emitted so far. */
-    public long windowResults() {
-        return graph.finals().stream().mapToLong(op -> op.results()).sum();
-    }
-
-    /** Batches waiting in all shuffle inboxes now. */
-    public int queuedBatches() {
-        int n = 0;
-        for (Inbox[] inboxes : graph.inboxes().values()) {
-            for (Inbox inbox : inboxes) {
-                n += inbox.size();
-            }
-        }
-        return n;
     }
 
     void recordEnd(Duration elapsed, JobStatus status) {

@@ -190,9 +190,4 @@ public final class RunningJob implements Job {
     public long liveThreads() {
         return context.threads().stream().filter(Thread::isAlive).count();
     }
-
-    /** The job's meters, for progress lines and tests. */
-    public JobMetrics metrics() {
-        return metrics;
-    }
 }

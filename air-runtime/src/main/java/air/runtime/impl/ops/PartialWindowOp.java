@@ -7,7 +7,6 @@ import air.hewmeld.SourceProgress;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
-import java.util.Arrays;
 import java.util.List;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
@@ -229,9 +228,4 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         return partialsSent;
     }
 
-    @Override
-    public long[] openFrames() {
-        long[] starts = open.keySet().toSortedArray();
-        return Arrays.copyOf(starts, starts.length);
-    }
 }

@@ -6,7 +6,4 @@ public interface WindowPartial {
     long late();
 
     long partialsSent();
-
-    /** Starts of the frames still open, ascending. */
-    long[] openFrames();
 }
