@@ -133,17 +133,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             if (start >= boundary) {
                 break;
             }
-            KeyedFrame<T> frame = takeFrame(start);
-            if (routing == Routing.AIR) {
-                sendByWindow(start, frame);
-            } else {
-                FramePartial[] partials = frame.drain(out.producer(), start, out.destinations());
-                for (int d = 0; d < partials.length; d++) {
-                    if (partials[d] != null) {
-                        send(d, partials[d]);
-                    }
-                }
-            }
+            ship(start, takeFrame(start));
         }
     }
 
@@ -165,29 +155,34 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
                 continue;
             }
             long epoch = ((SourceProgress.Release.Point) release).epoch();
-            KeyedFrame<T> frame = takeFrame(epoch);
+            ship(epoch, takeFrame(epoch));
+            ShuffleItem.Credit share = new ShuffleItem.Credit(out.producer(), epoch, this.share);
             if (routing == Routing.AIR) {
-                int owner = AirRouting.ownerOfWindow(epoch, window, out.destinations());
-                send(owner, frame.drainAll(out.producer(), epoch));
-                out.send(owner, new ShuffleItem.Credit(out.producer(), epoch, share));
+                out.send(AirRouting.ownerOfWindow(epoch, window, out.destinations()), share);
             } else {
-                FramePartial[] partials = frame.drain(out.producer(), epoch, out.destinations());
-                for (int d = 0; d < partials.length; d++) {
-                    if (partials[d] != null) {
-                        send(d, partials[d]);
-                    }
-                    out.send(d, new ShuffleItem.Credit(out.producer(), epoch, share));
-                }
+                out.broadcast(share);
             }
         }
     }
 
-    /** AIR: the whole frame to the owner of each window it belongs to (copies for all but the last). */
-    private void sendByWindow(long start, KeyedFrame<T> frame) {
-        int[] owners = AirRouting.ownersOfFrame(start, window, out.destinations());
-        for (int i = 0; i < owners.length; i++) {
-            boolean last = i == owners.length - 1;
-            send(owners[i], last ? frame.drainAll(out.producer(), start) : frame.copyAll(out.producer(), start));
+    /**
+     * Sends a finished frame's partials: under KEY each key's to its owner; under AIR the whole
+     * frame to the owner of each window it belongs to (copies for all but the last).
+     */
+    private void ship(long start, KeyedFrame<T> frame) {
+        if (routing == Routing.AIR) {
+            int[] owners = AirRouting.ownersOfFrame(start, window, out.destinations());
+            for (int i = 0; i < owners.length; i++) {
+                boolean last = i == owners.length - 1;
+                send(owners[i], last ? frame.drainAll(out.producer(), start) : frame.copyAll(out.producer(), start));
+            }
+            return;
+        }
+        FramePartial[] partials = frame.drain(out.producer(), start, out.destinations());
+        for (int d = 0; d < partials.length; d++) {
+            if (partials[d] != null) {
+                send(d, partials[d]);
+            }
         }
     }
 
@@ -202,11 +197,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void onComplete() {
-        if (credit != null) {
-            releaseCredit(Long.MAX_VALUE);
-        } else {
-            onWatermark(Long.MAX_VALUE);
-        }
+        onWatermark(Long.MAX_VALUE);
         out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
         if (lateRecords != null) {
             lateRecords.close();
