@@ -1,11 +1,11 @@
 package air.runtime.impl.exec;
 
+import air.runtime.impl.ops.Reflection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -47,18 +47,8 @@ final class ClassSpecializer {
         return constructors[0];
     }
 
-    @SuppressWarnings("unchecked")
     <T> T newInstance(Class<?> type, Object... args) {
-        try {
-            return (T) constructorOf(type).newInstance(args);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("cannot create " + type.getName(), e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create " + type.getName(), e);
-        }
+        return Reflection.newInstance(constructorOf(type), args);
     }
 
     private static byte[] bytesOf(Class<?> type) {

@@ -6,6 +6,7 @@ import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.FilterOp;
 import air.runtime.impl.ops.FinalWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
+import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.LongKeyedFrame;
@@ -120,9 +121,9 @@ final class JobGraph {
         int position = v.chain().size() + 1;
         switch (v.tail()) {
             case TailSpec.Sink s -> {
-                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class),
-                        s.info(), s.factory().open(instance, v.parallelism()));
-                sinks.add((SinkTail) op);
+                GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(instance, v.parallelism()));
+                sinks.add(writer);
+                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class), s.info(), writer);
                 slot.add((Counted) op);
                 return op;
             }

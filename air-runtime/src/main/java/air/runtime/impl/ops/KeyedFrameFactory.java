@@ -1,7 +1,6 @@
 package air.runtime.impl.ops;
 
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 
 /** Creates the frames of one window operator; the frame class may be a per-job clone. */
 public final class KeyedFrameFactory<T> {
@@ -14,17 +13,7 @@ public final class KeyedFrameFactory<T> {
         this.args = args.clone();
     }
 
-    @SuppressWarnings("unchecked")
     public KeyedFrame<T> create() {
-        try {
-            return (KeyedFrame<T>) constructor.newInstance(args);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("cannot create a window frame", e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create a window frame", e);
-        }
+        return Reflection.newInstance(constructor, args);
     }
 }

@@ -4,18 +4,20 @@ import air.runtime.api.SinkWriter;
 import air.runtime.plan.OperatorInfo;
 
 /** The tail that hands records to a user sink writer. */
-public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted, SinkTail {
+public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted {
 
     private final OperatorInfo info;
     private final SinkWriter<? super T> writer;
+    private final GuardedWriter<? super T> guard;
     private long received;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
-    private volatile boolean closed;
 
-    public SinkOp(OperatorInfo info, SinkWriter<? super T> writer) {
+    /** Writes go straight to the user's writer (a call site per operator class); close goes through the guard. */
+    public SinkOp(OperatorInfo info, GuardedWriter<? super T> guard) {
         this.info = info;
-        this.writer = writer;
+        this.writer = guard.delegate();
+        this.guard = guard;
     }
 
     @Override
@@ -43,19 +45,10 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
 
     @Override
     public void onComplete() {
-        closed = true;
         try {
-            writer.close();
+            guard.close();
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "failed to close", e);
-        }
-    }
-
-    /** Releases the writer after a failed job, unless it was closed normally. */
-    public void abortIfOpen() {
-        if (!closed) {
-            closed = true;
-            writer.abort();
         }
     }
 

@@ -1,16 +1,20 @@
-package air.runtime.impl.exec;
+package air.runtime.impl.ops;
 
 import air.runtime.api.SinkWriter;
-import air.runtime.impl.ops.SinkTail;
 
 /** A sink writer the engine can abort after a failure unless its owner closed it normally. */
-final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
+public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
 
     private final SinkWriter<T> writer;
     private volatile boolean closed;
 
-    GuardedWriter(SinkWriter<T> writer) {
+    public GuardedWriter(SinkWriter<T> writer) {
         this.writer = writer;
+    }
+
+    /** The wrapped writer, for a caller that writes per record with a call site of its own. */
+    public SinkWriter<T> delegate() {
+        return writer;
     }
 
     @Override
