@@ -58,7 +58,10 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
         if (ledger != null) {
             oldest = Math.min(oldest, ledger.oldestIncomplete());
         }
-        snapshot = done || oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, holdingBack());
+        // progress only moves on control items; a partial only matters when it opens an older epoch
+        if (done || !(item instanceof FramePartial) || oldest != snapshot.oldestOpenEpoch()) {
+            snapshot = done || oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, holdingBack());
+        }
         return done;
     }
 
