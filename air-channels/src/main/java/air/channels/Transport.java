@@ -25,6 +25,13 @@ public interface Transport extends AutoCloseable {
      */
     Frame receive(int channel, Duration timeout) throws InterruptedException;
 
+    /**
+     * Registers who hears of a broken link (a send that failed, a receiver that died), called on a
+     * transport thread with the peer's rank. Transports that cannot break ignore it.
+     */
+    default void onLinkFailure(java.util.function.BiConsumer<Integer, Throwable> listener) {
+    }
+
     /** Releases the transport's resources; blocked receivers wake up with an error. */
     @Override
     void close();

@@ -3,12 +3,9 @@ package air.channels.impl;
 import air.channels.Frame;
 import air.channels.FrameCodec;
 import air.channels.Transport;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
-import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
 /**
  * One peer of an in-JVM network: frames are encoded, handed over through a bounded JCTools queue
@@ -25,7 +22,7 @@ public final class InJvmTransport implements Transport {
     private final InJvmTransport[] network;
     private final FrameCodec codec;
     private final int capacity;
-    private final ConcurrentHashMap<Integer, Inbound> inbound = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, ParkingQueue<Wire>> inbound = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private InJvmTransport(int self, InJvmTransport[] network, FrameCodec codec, int capacity) {
@@ -75,18 +72,19 @@ public final class InJvmTransport implements Transport {
         if (target.closed) {
             throw new IllegalStateException("peer " + peer + " is closed");
         }
-        target.inboundOf(channel).offer(new Wire(self, wire), this);
+        target.inboundOf(channel).offer(new Wire(self, wire), this::isClosed, "transport of peer " + self + " is closed");
     }
 
     @Override
     public Frame receive(int channel, Duration timeout) throws InterruptedException {
         checkOpen();
-        Wire wire = inboundOf(channel).poll(timeout.toNanos(), this);
+        Wire wire = inboundOf(channel).poll(timeout.toNanos(), this::isClosed);
+        checkOpen();
         return wire == null ? null : codec.decode(wire.sender(), wire.bytes());
     }
 
-    private Inbound inboundOf(int channel) {
-        return inbound.computeIfAbsent(channel, c -> new Inbound(capacity));
+    private ParkingQueue<Wire> inboundOf(int channel) {
+        return inbound.computeIfAbsent(channel, c -> new ParkingQueue<>(capacity));
     }
 
     private void checkOpen() {
@@ -98,84 +96,10 @@ public final class InJvmTransport implements Transport {
     @Override
     public void close() {
         closed = true;
-        inbound.values().forEach(Inbound::wakeAll);
+        inbound.values().forEach(ParkingQueue::wakeAll);
     }
 
     boolean isClosed() {
         return closed;
-    }
-
-    /** The frames waiting for one channel of this peer. */
-    private static final class Inbound {
-        private final MpscAtomicArrayQueue<Wire> queue;
-        private final ConcurrentHashMap<Thread, Boolean> blockedSenders = new ConcurrentHashMap<>();
-        private volatile Thread receiver;
-
-        Inbound(int capacity) {
-            queue = new MpscAtomicArrayQueue<>(capacity);
-        }
-
-        void offer(Wire wire, InJvmTransport sender) {
-            while (!queue.offer(wire)) {
-                Thread me = Thread.currentThread();
-                blockedSenders.put(me, Boolean.TRUE);
-                try {
-                    if (queue.offer(wire)) {
-                        break;
-                    }
-                    if (sender.isClosed()) {
-                        throw new IllegalStateException("transport of peer " + sender.self() + " is closed");
-                    }
-                    LockSupport.parkNanos(this, 10_000_000L);
-                } finally {
-                    blockedSenders.remove(me);
-                }
-            }
-            VarHandle.fullFence();
-            Thread r = receiver;
-            if (r != null) {
-                LockSupport.unpark(r);
-            }
-        }
-
-        Wire poll(long timeoutNanos, InJvmTransport owner) throws InterruptedException {
-            Wire wire = queue.poll();
-            long deadline = System.nanoTime() + timeoutNanos;
-            while (wire == null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return null;
-                }
-                receiver = Thread.currentThread();
-                VarHandle.fullFence();
-                wire = queue.poll();
-                if (wire == null) {
-                    LockSupport.parkNanos(this, left);
-                    if (Thread.interrupted()) {
-                        receiver = null;
-                        throw new InterruptedException();
-                    }
-                    if (owner.isClosed()) {
-                        receiver = null;
-                        throw new IllegalStateException("transport of peer " + owner.self() + " is closed");
-                    }
-                    wire = queue.poll();
-                }
-                receiver = null;
-            }
-            VarHandle.fullFence();
-            if (!blockedSenders.isEmpty()) {
-                blockedSenders.keySet().forEach(LockSupport::unpark);
-            }
-            return wire;
-        }
-
-        void wakeAll() {
-            Thread r = receiver;
-            if (r != null) {
-                LockSupport.unpark(r);
-            }
-            blockedSenders.keySet().forEach(LockSupport::unpark);
-        }
     }
 }

@@ -1,0 +1,223 @@
+package air.channels.mpj;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The daemon-less launcher: starts N peer JVMs of one main class on this machine, serves their
+ * MPJ rendezvous on loopback, streams their output line by line with the rank as a prefix, and
+ * ends them all: when every peer has exited, or when one fails (the others get a grace period to
+ * notice and report it themselves, then are killed). Every process it starts is ended by
+ * {@link #close}.
+ */
+public final class LocalCluster implements AutoCloseable {
+
+    /** What to start. */
+    public record Spec(int peers, String mainClass, List<String> args, List<String> jvmOptions, String classpath,
+                       long failureGraceMs, Consumer<String> output) {
+
+        public Spec {
+            if (peers < 1) {
+                throw new IllegalArgumentException("peers must be >= 1, was " + peers);
+            }
+            Objects.requireNonNull(mainClass, "mainClass");
+            args = List.copyOf(args);
+            jvmOptions = List.copyOf(jvmOptions);
+            Objects.requireNonNull(classpath, "classpath");
+            Objects.requireNonNull(output, "output");
+        }
+
+        /** The current JVM's class path and this JVM's stdout. */
+        public static Spec of(int peers, String mainClass, List<String> args) {
+            return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println);
+        }
+
+        public Spec withJvmOptions(List<String> options) {
+            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output);
+        }
+
+        public Spec withOutput(Consumer<String> sink) {
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink);
+        }
+
+        public Spec withFailureGraceMs(long ms) {
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output);
+        }
+    }
+
+    private final Spec spec;
+    private final Rendezvous rendezvous;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Thread> pumps = new ArrayList<>();
+    private final java.util.concurrent.LinkedBlockingQueue<Integer> exits = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final Path mpjHome;
+
+    private LocalCluster(Spec spec, Rendezvous rendezvous, Path mpjHome) {
+        this.spec = spec;
+        this.rendezvous = rendezvous;
+        this.mpjHome = mpjHome;
+    }
+
+    /** Starts the peers; they find each other through a rendezvous on a free loopback port. */
+    public static LocalCluster start(Spec spec) throws IOException {
+        Rendezvous rv = Rendezvous.onLoopback(spec.peers());
+        Path home = privateMpjHome();
+        LocalCluster cluster = new LocalCluster(spec, rv, home);
+        rv.serveInBackground(120_000, e -> spec.output().accept("[launcher] " + e.getMessage()));
+        try {
+            for (int rank = 0; rank < spec.peers(); rank++) {
+                cluster.launch(rank);
+            }
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** MPJ reads {@code $MPJ_HOME/conf/mpjexpress.conf} for its log levels: give it a quiet one. */
+    private static Path privateMpjHome() throws IOException {
+        Path home = Files.createTempDirectory("air-mpj-home");
+        Files.createDirectories(home.resolve("conf"));
+        Files.writeString(home.resolve("conf/mpjexpress.conf"), "mpjexpress.mpi.loglevel=OFF\nmpjexpress.mpjdaemon.loglevel=OFF\n");
+        home.toFile().deleteOnExit();
+        home.resolve("conf").toFile().deleteOnExit();
+        home.resolve("conf/mpjexpress.conf").toFile().deleteOnExit();
+        return home;
+    }
+
+    private void launch(int rank) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(spec.jvmOptions());
+        cmd.add("-cp");
+        cmd.add(spec.classpath());
+        cmd.add(spec.mainClass());
+        cmd.addAll(spec.args());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put(PeerEnvironment.RANK, Integer.toString(rank));
+        pb.environment().put(PeerEnvironment.PEERS, Integer.toString(spec.peers()));
+        pb.environment().put(PeerEnvironment.RENDEZVOUS, "127.0.0.1:" + rendezvous.port());
+        pb.environment().put("MPJ_HOME", mpjHome.toString());
+        Process p = pb.start();
+        processes.add(p);
+        p.onExit().thenRun(() -> exits.add(rank));
+        Thread pump = Thread.ofPlatform().daemon().name("air-peer-" + rank + "-output").start(() -> pump(rank, p.getInputStream()));
+        pumps.add(pump);
+    }
+
+    private void pump(int rank, InputStream in) {
+        String prefix = "[peer " + rank + "] ";
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                spec.output().accept(prefix + line);
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    public int peers() {
+        return processes.size();
+    }
+
+    public Process process(int rank) {
+        return processes.get(rank);
+    }
+
+    /** Kills one peer as {@code kill -9} would (for failure tests). */
+    public void kill(int rank) {
+        processes.get(rank).destroyForcibly();
+    }
+
+    /**
+     * Waits until all peers exited or {@code timeoutMs} passed; after the first failure the rest
+     * get the spec's grace period, then are killed. Returns each peer's exit code (-1: killed here
+     * on timeout or after the grace period).
+     */
+    public int[] await(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long graceEnd = Long.MAX_VALUE;
+        int[] codes = new int[processes.size()];
+        java.util.Arrays.fill(codes, Integer.MIN_VALUE);
+        int left = processes.size();
+        while (left > 0) {
+            long until = Math.min(deadline, graceEnd);
+            Integer rank = exits.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (rank == null) {
+                boolean grace = graceEnd <= deadline;
+                for (int i = 0; i < processes.size(); i++) {
+                    if (codes[i] == Integer.MIN_VALUE) {
+                        spec.output().accept("[launcher] stopping peer " + i + (grace ? " after a peer failed" : ": time limit reached"));
+                        processes.get(i).destroyForcibly().waitFor();
+                        codes[i] = -1;
+                    }
+                }
+                break;
+            }
+            codes[rank] = processes.get(rank).waitFor();
+            left--;
+            if (codes[rank] != 0 && graceEnd == Long.MAX_VALUE) {
+                graceEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spec.failureGraceMs());
+                spec.output().accept("[launcher] peer " + rank + " exited with status " + codes[rank]
+                        + (left > 0 ? "; the other peers have " + spec.failureGraceMs() + " ms to stop" : ""));
+            }
+        }
+        for (Thread pump : pumps) {
+            pump.join(2_000);
+        }
+        return codes;
+    }
+
+    /** Ends every peer still running and releases the rendezvous. */
+    @Override
+    public void close() {
+        for (Process p : processes) {
+            if (p.isAlive()) {
+                p.destroyForcibly();
+            }
+        }
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        rendezvous.close();
+        try {
+            Files.deleteIfExists(mpjHome.resolve("conf/mpjexpress.conf"));
+            Files.deleteIfExists(mpjHome.resolve("conf"));
+            Files.deleteIfExists(mpjHome);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs a whole local cluster to completion, printing its output; the first failing peer's status. */
+    public static int run(Spec spec, long timeoutMs, PrintStream err) throws IOException, InterruptedException {
+        try (LocalCluster c = start(spec)) {
+            int[] codes = c.await(timeoutMs);
+            for (int code : codes) {
+                if (code != 0) {
+                    return code == -1 ? 1 : code;
+                }
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package air.channels.mpj;
+
+import air.channels.Frame;
+import air.channels.FrameCodec;
+import air.channels.FrameException;
+import air.channels.Transport;
+import air.channels.impl.ParkingQueue;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transport over MPJ Express (niodev): every channel is an MPI tag, so control and heartbeats
+ * never queue behind bulk data. MPJ is only called from platform threads of this class — per peer
+ * one sender for control channels and one for data, per (peer, channel) one receiver, each posting
+ * a plain blocking {@code Recv} (probes cost milliseconds per message in niodev). Callers, virtual
+ * threads included, only touch queues.
+ *
+ * <p>A frame up to {@link #EAGER_BYTES} travels as one MPI message (header and payload); a larger
+ * one as a header message followed by its payload, which the receiver reads into an array of
+ * exactly the announced length after validating it. Every frame is checked by {@link FrameCodec}.
+ */
+public final class MpjTransport implements Transport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MpjTransport.class);
+
+    /** The largest frame (header included) sent as a single message; below MPJ's eager limit. */
+    public static final int EAGER_BYTES = 128 * 1024 - 64;
+    private static final int SEND_QUEUE = 64;
+    private static final int RECEIVE_QUEUE = 256;
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** What a receiver hands to {@link #receive}: a frame or the error it found. */
+    private record Arrival(Frame frame, RuntimeException error) { }
+
+    private record Outgoing(int channel, byte[] wire) { }
+
+    private final Intracomm world;
+    private final int self;
+    private final int peers;
+    private final FrameCodec codec;
+    private final ParkingQueue<Outgoing>[][] outbound; // [peer][lane]
+    private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<BiConsumer<Integer, Throwable>> failureListeners = new CopyOnWriteArrayList<>();
+    private final Throwable[] linkFailure;
+    private final CopyOnWriteArrayList<Thread> threads = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    @SuppressWarnings("unchecked")
+    private MpjTransport(FrameCodec codec) {
+        this.world = MPI.COMM_WORLD;
+        this.self = world.Rank();
+        this.peers = world.Size();
+        this.codec = codec;
+        this.linkFailure = new Throwable[peers];
+        this.outbound = new ParkingQueue[peers][2];
+        for (int p = 0; p < peers; p++) {
+            if (p == self) {
+                continue;
+            }
+            for (int lane = 0; lane < 2; lane++) {
+                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE);
+                int peer = p;
+                int l = lane;
+                start("air-mpj-send-" + p + (lane == 0 ? "-control" : "-data"), () -> sendLoop(peer, outbound[peer][l]));
+            }
+        }
+    }
+
+    /**
+     * Joins the MPJ world as {@link MpjWorld#init} describes and starts the transport. At most once
+     * per JVM (an MPJ limit).
+     */
+    public static MpjTransport start(MpjWorld world, FrameCodec codec) {
+        world.init();
+        MpjTransport t = new MpjTransport(codec);
+        LOG.info("peer {} of {} joined over MPJ Express ({})", t.self, t.peers, world.describe());
+        return t;
+    }
+
+    @Override
+    public int self() {
+        return self;
+    }
+
+    @Override
+    public int peers() {
+        return peers;
+    }
+
+    @Override
+    public void send(int peer, int channel, ByteBuffer payload) {
+        checkPeer(peer);
+        sendWire(peer, channel, codec.encode(channel, payload));
+    }
+
+    /** Puts raw bytes on the wire as if they were a frame: for tests of the receiver's validation. */
+    public void sendWire(int peer, int channel, ByteBuffer wire) {
+        checkOpen();
+        checkPeer(peer);
+        Throwable broken = linkFailure[peer];
+        if (broken != null) {
+            throw new IllegalStateException("link to peer " + peer + " is broken: " + broken.getMessage(), broken);
+        }
+        byte[] bytes = new byte[wire.remaining()];
+        wire.duplicate().get(bytes);
+        int lane = channel < air.channels.Channels.DATA_BASE ? 0 : 1;
+        outbound[peer][lane].offer(new Outgoing(channel, bytes), this::isClosed, "transport of peer " + self + " is closed");
+    }
+
+    @Override
+    public Frame receive(int channel, Duration timeout) throws InterruptedException {
+        checkOpen();
+        Arrival a = inboundOf(channel).poll(timeout.toNanos(), this::isClosed);
+        checkOpen();
+        if (a == null) {
+            return null;
+        }
+        if (a.error != null) {
+            throw a.error;
+        }
+        return a.frame;
+    }
+
+    @Override
+    public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
+        failureListeners.add(listener);
+    }
+
+    private ParkingQueue<Arrival> inboundOf(int channel) {
+        ParkingQueue<Arrival> q = inbound.get(channel);
+        if (q != null) {
+            return q;
+        }
+        synchronized (inbound) {
+            q = inbound.get(channel);
+            if (q == null) {
+                q = new ParkingQueue<>(RECEIVE_QUEUE);
+                inbound.put(channel, q);
+                for (int p = 0; p < peers; p++) {
+                    if (p != self) {
+                        int peer = p;
+                        ParkingQueue<Arrival> queue = q;
+                        start("air-mpj-recv-" + p + "-ch" + channel, () -> receiveLoop(peer, channel, queue));
+                    }
+                }
+            }
+            return q;
+        }
+    }
+
+    /** Makes sure frames on {@code channel} are being received (before the first {@link #receive}). */
+    public void listen(int channel) {
+        inboundOf(channel);
+    }
+
+    private void sendLoop(int peer, ParkingQueue<Outgoing> queue) {
+        try {
+            while (!closed || queue.size() > 0) {
+                Outgoing o = queue.poll(POLL_NANOS, () -> closed && queue.size() == 0);
+                if (o == null) {
+                    continue;
+                }
+                if (o.wire.length <= EAGER_BYTES) {
+                    world.Send(o.wire, 0, o.wire.length, MPI.BYTE, peer, o.channel);
+                } else {
+                    world.Send(o.wire, 0, FrameCodec.HEADER_BYTES, MPI.BYTE, peer, o.channel);
+                    world.Send(o.wire, FrameCodec.HEADER_BYTES, o.wire.length - FrameCodec.HEADER_BYTES, MPI.BYTE, peer, o.channel);
+                }
+            }
+        } catch (Throwable t) {
+            if (!closed) {
+                broken(peer, t);
+            }
+        }
+    }
+
+    private void receiveLoop(int peer, int channel, ParkingQueue<Arrival> queue) {
+        byte[] buffer = new byte[EAGER_BYTES];
+        try {
+            while (!closed) {
+                Status s = world.Recv(buffer, 0, buffer.length, MPI.BYTE, peer, channel);
+                Arrival a = arrival(peer, channel, buffer, s.Get_count(MPI.BYTE));
+                if (!closed) {
+                    queue.offer(a, this::isClosed, "closed");
+                }
+            }
+        } catch (IllegalStateException closing) {
+            // closed while handing over
+        } catch (Throwable t) {
+            if (!closed) {
+                broken(peer, t);
+                queue.offer(new Arrival(null, new IllegalStateException("receiving from peer " + peer + " on channel " + channel
+                        + " failed: " + t, t)), this::isClosed, "closed");
+            }
+        }
+    }
+
+    private Arrival arrival(int peer, int channel, byte[] buffer, int count) throws Exception {
+        try {
+            ByteBuffer head = ByteBuffer.wrap(buffer, 0, count);
+            FrameCodec.Header h = codec.readHeader(peer, head.duplicate());
+            if (h.channel() != channel) {
+                throw new FrameException(peer, "header names channel " + h.channel() + " but arrived on channel " + channel);
+            }
+            if (count == FrameCodec.HEADER_BYTES + h.length()) {
+                // the receive buffer is reused for the next message: the frame gets its own copy
+                return new Arrival(codec.decode(peer, ByteBuffer.wrap(java.util.Arrays.copyOf(buffer, count))), null);
+            }
+            if (count != FrameCodec.HEADER_BYTES || h.length() + FrameCodec.HEADER_BYTES <= EAGER_BYTES) {
+                throw new FrameException(peer, "header announces " + h.length() + " payload bytes but a message of " + count + " arrived");
+            }
+            byte[] whole = new byte[FrameCodec.HEADER_BYTES + h.length()];
+            System.arraycopy(buffer, 0, whole, 0, FrameCodec.HEADER_BYTES);
+            Status s = world.Recv(whole, FrameCodec.HEADER_BYTES, h.length(), MPI.BYTE, peer, channel);
+            int got = s.Get_count(MPI.BYTE);
+            if (got != h.length()) {
+                throw new FrameException(peer, "header announces " + h.length() + " payload bytes but " + got + " arrived");
+            }
+            return new Arrival(codec.decode(peer, ByteBuffer.wrap(whole)), null);
+        } catch (FrameException e) {
+            return new Arrival(null, e);
+        }
+    }
+
+    private void broken(int peer, Throwable t) {
+        synchronized (linkFailure) {
+            if (linkFailure[peer] != null) {
+                return;
+            }
+            linkFailure[peer] = t;
+        }
+        LOG.warn("link to peer {} broke: {}", peer, t.toString());
+        for (BiConsumer<Integer, Throwable> l : failureListeners) {
+            l.accept(peer, t);
+        }
+    }
+
+    private void start(String name, Runnable body) {
+        Thread t = Thread.ofPlatform().daemon().name(name).unstarted(body);
+        threads.add(t);
+        t.start();
+    }
+
+    private void checkPeer(int peer) {
+        if (peer < 0 || peer >= peers || peer == self) {
+            throw new IllegalArgumentException("peer must be in [0, " + peers + ") and not " + self + " itself, was " + peer);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("transport of peer " + self + " is closed");
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Flushes queued sends (up to {@code 5 s}), then stops. Receivers blocked in MPJ's {@code Recv}
+     * cannot be woken by MPJ; they are daemon threads and end with the JVM. Callers blocked in
+     * {@link #receive} wake up with an error.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        inbound.values().forEach(ParkingQueue::wakeAll);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (Thread t : threads) {
+            if (t.getName().startsWith("air-mpj-send")) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (left > 0) {
+                        t.join(Math.max(1, left / 1_000_000));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Leaves the MPJ world after {@link #close}; skipped when a link broke, where MPJ would hang. */
+    public void finalizeWorld() {
+        close();
+        for (Throwable t : linkFailure) {
+            if (t != null) {
+                LOG.info("not finalizing MPJ: a link broke");
+                return;
+            }
+        }
+        try {
+            MPI.Finalize();
+        } catch (Exception e) {
+            LOG.debug("MPI.Finalize failed", e);
+        }
+    }
+}

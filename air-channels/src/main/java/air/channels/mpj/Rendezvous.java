@@ -1,0 +1,129 @@
+package air.channels.mpj;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rendezvous niodev needs when started without daemons: every rank connects, says
+ * {@code "Sending Info"} and its write port, read port and rank; once all have, each gets the
+ * whole table {@code #Peer Information;host@readPort@writePort@rank;...} in rank order. Bound to
+ * loopback unless told otherwise. Anything else on the socket is a clear error naming the sender.
+ */
+public final class Rendezvous implements AutoCloseable {
+
+    private final ServerSocket server;
+    private final int peers;
+
+    private Rendezvous(ServerSocket server, int peers) {
+        this.server = server;
+        this.peers = peers;
+    }
+
+    /** Listens on {@code bind:port} (port 0: any free one) for {@code peers} ranks. */
+    public static Rendezvous listen(InetAddress bind, int port, int peers) throws IOException {
+        if (peers < 1) {
+            throw new IllegalArgumentException("peers must be >= 1, was " + peers);
+        }
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(bind, port), peers);
+        return new Rendezvous(s, peers);
+    }
+
+    public static Rendezvous onLoopback(int peers) throws IOException {
+        return listen(InetAddress.getLoopbackAddress(), 0, peers);
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** Serves one world: waits up to {@code timeoutMs} for all ranks, then answers them. */
+    public void serve(long timeoutMs) throws IOException {
+        String[] table = new String[peers];
+        List<Socket> sockets = new ArrayList<>();
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        try {
+            while (sockets.size() < peers) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    throw new IOException("rendezvous: only " + sockets.size() + " of " + peers + " rank(s) arrived within " + timeoutMs + " ms");
+                }
+                server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+                Socket s;
+                try {
+                    s = server.accept();
+                } catch (SocketTimeoutException e) {
+                    continue;
+                }
+                sockets.add(s);
+                s.setSoTimeout(10_000);
+                String from = s.getRemoteSocketAddress().toString();
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                String hello;
+                int writePort;
+                int readPort;
+                int rank;
+                try {
+                    hello = in.readUTF();
+                    writePort = in.readInt();
+                    readPort = in.readInt();
+                    rank = in.readInt();
+                } catch (IOException e) {
+                    throw new IOException("rendezvous: " + from + " sent something that is not an MPJ rank's greeting: " + e, e);
+                }
+                if (!"Sending Info".equals(hello)) {
+                    throw new IOException("rendezvous: " + from + " greeted with '" + hello + "', not an MPJ niodev rank");
+                }
+                if (rank < 0 || rank >= peers || table[rank] != null) {
+                    throw new IOException("rendezvous: " + from + " claims rank " + rank + (rank >= 0 && rank < peers ? ", already taken" : ", outside [0, " + peers + ")"));
+                }
+                table[rank] = s.getInetAddress().getHostAddress() + "@" + readPort + "@" + writePort + "@" + rank;
+            }
+            String answer = "#Peer Information;" + String.join(";", table);
+            for (Socket s : sockets) {
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                out.writeUTF(answer);
+                out.flush();
+            }
+        } finally {
+            for (Socket s : sockets) {
+                try {
+                    s.shutdownOutput();
+                } catch (IOException ignored) {
+                    // the rank may have closed first
+                }
+            }
+        }
+    }
+
+    /** Serves on a daemon thread; failures go to {@code onFailure}. */
+    public Thread serveInBackground(long timeoutMs, java.util.function.Consumer<IOException> onFailure) {
+        return Thread.ofPlatform().daemon().name("air-rendezvous").start(() -> {
+            try {
+                serve(timeoutMs);
+            } catch (IOException e) {
+                onFailure.accept(e);
+            } finally {
+                close();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // nothing to release
+        }
+    }
+}

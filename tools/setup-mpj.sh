@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs MPJ Express 0.44 (not on Maven Central) into the project-local Maven repository
+# .local-repo, from $MPJ_HOME or from Debian's libmpj-java (/usr/share/mpj), with log4j 1.2
+# beside it. Idempotent; prints where the jars came from. Exit 3 with advice when none is found.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO="$ROOT/.local-repo"
+VERSION=0.44
+
+find_first() { local f; for f in "$@"; do [ -f "$f" ] && { echo "$f"; return 0; }; done; return 1; }
+
+homes=()
+[ -n "${MPJ_HOME:-}" ] && homes+=("$MPJ_HOME")
+homes+=(/usr/share/mpj)
+home=""
+for h in "${homes[@]}"; do
+  if [ -f "$h/lib/mpj.jar" ]; then home="$h"; break; fi
+done
+if [ -z "$home" ]; then
+  echo "air: MPJ Express $VERSION not found (looked for lib/mpj.jar in ${homes[*]})." >&2
+  echo "  Install it with 'sudo apt-get install libmpj-java' (Debian/Ubuntu), or unpack MPJ Express $VERSION" >&2
+  echo "  and set MPJ_HOME to its directory." >&2
+  exit 3
+fi
+log4j=$(find_first "$home"/lib/log4j-1.2*.jar /usr/share/java/log4j-1.2.jar) || {
+  echo "air: log4j 1.2 (needed by MPJ Express) not found in $home/lib or /usr/share/java;" >&2
+  echo "  'sudo apt-get install liblog4j1.2-java' or copy log4j-1.2.17.jar into $home/lib." >&2
+  exit 3
+}
+niodev=$(find_first "$home/lib/niodev.jar" || true)
+
+install_jar() { # file artifactId version
+  local dir="$REPO/dev/air/mpj/$2/$3" base="$2-$3"
+  if [ -f "$dir/$base.jar" ] && cmp -s "$1" "$dir/$base.jar"; then return 0; fi
+  mkdir -p "$dir"
+  cp "$1" "$dir/$base.jar"
+  cat > "$dir/$base.pom" <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+  <groupId>dev.air.mpj</groupId><artifactId>$2</artifactId><version>$3</version><packaging>jar</packaging>
+  <description>Installed by tools/setup-mpj.sh from $1</description></project>
+POM
+  for f in "$dir/$base.jar" "$dir/$base.pom"; do sha1sum "$f" | cut -d' ' -f1 > "$f.sha1"; done
+  echo "air: installed $1 as dev.air.mpj:$2:$3" >&2
+}
+
+install_jar "$home/lib/mpj.jar" mpj "$VERSION"
+if [ -n "$niodev" ]; then
+  install_jar "$niodev" niodev "$VERSION"
+else # an upstream MPJ_HOME bundles the devices into mpj.jar: an empty jar keeps the dependency satisfied
+  tmp=$(mktemp -d); (cd "$tmp" && mkdir META-INF && printf 'Manifest-Version: 1.0\n' > META-INF/MANIFEST.MF && "${JAVA_HOME:-/usr}/bin/jar" cfm niodev.jar META-INF/MANIFEST.MF 2>/dev/null || zip -q niodev.jar META-INF/MANIFEST.MF)
+  install_jar "$tmp/niodev.jar" niodev "$VERSION"; rm -rf "$tmp"
+fi
+install_jar "$log4j" log4j12 1.2.17
