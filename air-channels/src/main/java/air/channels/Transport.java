@@ -32,6 +32,13 @@ public interface Transport extends AutoCloseable {
     default void onLinkFailure(java.util.function.BiConsumer<Integer, Throwable> listener) {
     }
 
+    /**
+     * Gives up on a peer another component found dead (heartbeats): sends to it fail from now on,
+     * including those blocked waiting for room.
+     */
+    default void markLost(int peer, String why) {
+    }
+
     /** Releases the transport's resources; blocked receivers wake up with an error. */
     @Override
     void close();

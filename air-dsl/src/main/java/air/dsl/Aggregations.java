@@ -42,4 +42,11 @@ public final class Aggregations {
                                                     BiConsumer<? super A, ? super A> combineFn, Function<? super A, ? extends R> finishFn) {
         return AggregateOp.of(name, createFn, accumulateFn, combineFn, finishFn);
     }
+
+    /** A user-defined aggregation whose accumulators can travel between peers (cluster mode). */
+    public static <T, A, R> AggregateOp<T, A, R> of(String name, Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
+                                                    BiConsumer<? super A, ? super A> combineFn, Function<? super A, ? extends R> finishFn,
+                                                    air.runtime.api.Codec<A> codec) {
+        return AggregateOp.of(name, createFn, accumulateFn, combineFn, finishFn, codec);
+    }
 }

@@ -22,6 +22,7 @@ public final class JobConfig {
     private Progress progress;
     private long watermarkIntervalMs;
     private long stallReportMs;
+    private Cluster cluster;
 
     private JobConfig() {
     }
@@ -39,6 +40,7 @@ public final class JobConfig {
         c.progress = progress;
         c.watermarkIntervalMs = watermarkIntervalMs;
         c.stallReportMs = stallReportMs;
+        c.cluster = cluster;
         return c;
     }
 
@@ -193,6 +195,20 @@ public final class JobConfig {
         return specializeOperators;
     }
 
+    /**
+     * Runs the job as this peer's part of a cluster job: every peer submits the same pipeline
+     * with the same settings; {@code workers} is per peer. Null: this JVM alone (the default).
+     */
+    public JobConfig cluster(Cluster peers) {
+        JobConfig c = copy();
+        c.cluster = peers;
+        return c;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
     /** The configured registry, or a new private one. */
     public MeterRegistry meterRegistryOrDefault() {
         return meterRegistry != null ? meterRegistry : new SimpleMeterRegistry();
@@ -201,6 +217,7 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + "}";
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs
+                + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }
 }

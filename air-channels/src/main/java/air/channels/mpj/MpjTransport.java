@@ -50,7 +50,7 @@ public final class MpjTransport implements Transport {
     private final ParkingQueue<Outgoing>[][] outbound; // [peer][lane]
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<BiConsumer<Integer, Throwable>> failureListeners = new CopyOnWriteArrayList<>();
-    private final Throwable[] linkFailure;
+    private final Throwable[] linkFailure; // written under its own lock, read racily: a late read only delays the error
     private final CopyOnWriteArrayList<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -113,7 +113,8 @@ public final class MpjTransport implements Transport {
         byte[] bytes = new byte[wire.remaining()];
         wire.duplicate().get(bytes);
         int lane = channel < air.channels.Channels.DATA_BASE ? 0 : 1;
-        outbound[peer][lane].offer(new Outgoing(channel, bytes), this::isClosed, "transport of peer " + self + " is closed");
+        outbound[peer][lane].offer(new Outgoing(channel, bytes), () -> closed || linkFailure[peer] != null,
+                "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
     }
 
     @Override
@@ -229,6 +230,12 @@ public final class MpjTransport implements Transport {
         } catch (FrameException e) {
             return new Arrival(null, e);
         }
+    }
+
+    @Override
+    public void markLost(int peer, String why) {
+        checkPeer(peer);
+        broken(peer, new IllegalStateException("peer " + peer + " lost: " + why));
     }
 
     private void broken(int peer, Throwable t) {

@@ -28,6 +28,9 @@ public final class CallSite {
         if (name.startsWith("java.") || name.startsWith("jdk.")) {
             return true;
         }
+        if (!name.startsWith("air.dsl.") && !name.startsWith("air.runtime.")) {
+            return false; // user code, even when shaded into one jar with the libraries
+        }
         URL location = locationOf(type);
         return location != null && (Objects.equals(location, DSL) || Objects.equals(location, RUNTIME));
     }

@@ -26,9 +26,33 @@ public interface AggregateOp<T, A, R> {
 
     R finish(A acc);
 
+    /**
+     * How accumulators travel between peers in cluster mode, or null when they cannot (the job
+     * is then refused at submission in cluster mode, naming this aggregation).
+     */
+    default Codec<A> accumulatorCodec() {
+        return null;
+    }
+
     /** A short name for plans and meters, e.g. {@code count}. */
     default String name() {
         return "aggregate";
+    }
+
+    /** As {@link #of(String, Supplier, BiConsumer, BiConsumer, Function)}, with a codec for cluster mode. */
+    static <T, A, R> AggregateOp<T, A, R> of(String name, Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
+                                             BiConsumer<? super A, ? super A> combineFn, Function<? super A, ? extends R> finishFn,
+                                             Codec<A> codec) {
+        Objects.requireNonNull(codec, "AggregateOp.of(" + name + "): codec is null");
+        AggregateOp<T, A, R> op = of(name, createFn, accumulateFn, combineFn, finishFn);
+        return new AggregateOp<>() {
+            @Override public A create() { return op.create(); }
+            @Override public void accumulate(A acc, T item) { op.accumulate(acc, item); }
+            @Override public void combine(A acc, A other) { op.combine(acc, other); }
+            @Override public R finish(A acc) { return op.finish(acc); }
+            @Override public String name() { return name; }
+            @Override public Codec<A> accumulatorCodec() { return codec; }
+        };
     }
 
     /** Builds an operation from four functions, validating each. */

@@ -9,9 +9,9 @@ import java.util.Locale;
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs) {
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs, int peers) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -20,7 +20,8 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --out FILE   canonical output file (default out/ysb-N.csv)\n"
             + "  --routing    AIR (by window) or KEY (by key hash, default)\n"
             + "  --progress   watermark (default) or hewmeld (exact credit per epoch)\n"
-            + "  --watermark-ms MS  watermark period under --progress watermark (default 200)";
+            + "  --watermark-ms MS  watermark period under --progress watermark (default 200)\n"
+            + "  --peers K    run as K peer JVMs on this machine over MPJ Express (P workers each; default 1)";
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
     public static YsbArgs parse(String... args) {
@@ -35,6 +36,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         Routing routing = Routing.KEY;
         Progress progress = Progress.WATERMARK;
         long watermarkMs = 200;
+        int peers = 1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -47,6 +49,13 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--progress" -> progress = parseProgress(value(args, ++i, a));
                 case "--watermark-ms" -> watermarkMs = parseCount("--watermark-ms", value(args, ++i, a));
                 case "--quiet" -> quiet = true;
+                case "--peers" -> {
+                    long k = positive("--peers", parseCount("--peers", value(args, ++i, a)));
+                    if (k > 256) {
+                        throw new IllegalArgumentException("--peers must be <= 256, got " + k);
+                    }
+                    peers = (int) k;
+                }
                 default -> {
                     if (a.startsWith("--")) {
                         throw new IllegalArgumentException("unknown option " + a);
@@ -77,7 +86,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         if (out == null) {
             out = Path.of("out", "ysb-" + n + ".csv");
         }
-        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs);
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, peers);
     }
 
     private static Progress parseProgress(String text) {

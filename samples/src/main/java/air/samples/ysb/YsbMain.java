@@ -14,6 +14,10 @@ public final class YsbMain {
     }
 
     public static void main(String[] argv) {
+        if (air.runtime.Cluster.startedAsPeer(argv)) {
+            System.exit(runAsPeer(argv));
+            return;
+        }
         YsbArgs args;
         try {
             args = YsbArgs.parse(argv);
@@ -23,7 +27,29 @@ public final class YsbMain {
             System.exit(2);
             return;
         }
-        System.exit(run(args));
+        System.exit(args.peers() > 1 ? YsbPeers.launch(args, argv) : run(args));
+    }
+
+    /** Started by the local launcher, srun or mpjrun: joins the cluster and runs this peer's part. */
+    private static int runAsPeer(String[] argv) {
+        try (air.runtime.Cluster cluster = air.runtime.Cluster.join(argv)) {
+            YsbArgs args;
+            try {
+                args = YsbArgs.parse(cluster.userArgs());
+            } catch (IllegalArgumentException e) {
+                System.err.println("ysb: " + e.getMessage());
+                return 2;
+            }
+            System.err.printf(Locale.ROOT, "ysb-mem: peer %d of %d: n=%d p=%d per peer, routing=%s progress=%s%n", cluster.self(),
+                    cluster.peers(), args.n(), args.parallelism(), args.routing(), args.progress());
+            return YsbPeers.runPeer(cluster, args);
+        } catch (RuntimeException e) {
+            System.err.println("ysb: the job failed: " + e.getMessage());
+            return 3;
+        } catch (InterruptedException e) {
+            System.err.println("ysb: interrupted");
+            return 3;
+        }
     }
 
     static int run(YsbArgs args) {
@@ -36,6 +62,12 @@ public final class YsbMain {
             System.err.println("ysb: the job failed: " + e.getMessage());
             return 3;
         }
+        return report(outcome);
+    }
+
+    /** Writes the canonical output, prints RESULT (and LATENCY) and checks the reference: the exit code. */
+    static int report(YsbRun.Outcome outcome) {
+        YsbArgs args = outcome.args();
         String sha;
         try {
             sha = outcome.rows().writeCanonical(args.out());

@@ -17,10 +17,10 @@ public final class YsbReport {
         YsbArgs a = o.args();
         return String.format(Locale.ROOT,
                 "RESULT engine=%s p=%d java=%s mode=%s n=%d seed=%d rate=%d offered=%d windows=%d rows=%d views=%d sha256=%s"
-                        + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d routing=%s progress=%s jvm_flags=%s",
+                        + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d routing=%s progress=%s peers=%d jvm_flags=%s",
                 ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
-                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == air.runtime.plan.Progress.HEWMELD ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", jvmFlags());
+                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == air.runtime.plan.Progress.HEWMELD ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags());
     }
 
     /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */

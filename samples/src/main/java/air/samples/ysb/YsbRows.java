@@ -55,6 +55,30 @@ public final class YsbRows {
         return rows;
     }
 
+    /** Rows with emit times moved by {@code -originNanos}, as bytes: what a peer sends to rank 0. */
+    byte[] encode(long originNanos) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + size() * 32);
+        b.putInt(size());
+        for (int i = 0; i < size(); i++) {
+            b.putLong(windowStart[i]).putLong(campaign[i]).putLong(count[i]).putLong(emitNanos[i] - originNanos);
+        }
+        return b.array();
+    }
+
+    /** The rows of {@link #encode}; a malformed array names the peer it came from. */
+    static YsbResultSink.Rows decode(byte[] bytes, int peer) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        int n = bytes.length >= 4 ? b.getInt() : -1;
+        if (n < 0 || bytes.length != 4 + 32L * n) {
+            throw new IllegalStateException("peer " + peer + " sent " + bytes.length + " bytes of results, not a row table");
+        }
+        YsbResultSink.Rows rows = new YsbResultSink.Rows();
+        for (int i = 0; i < n; i++) {
+            rows.add(b.getLong(), b.getLong(), b.getLong(), b.getLong());
+        }
+        return rows;
+    }
+
     public int size() {
         return windowStart.length;
     }

@@ -24,6 +24,22 @@ public final class YsbRun {
 
     /** Runs the query; {@code progress} is null for no progress line. */
     public static Outcome run(YsbArgs args, PrintStream progress) {
+        return run(args, progress, null);
+    }
+
+    /**
+     * Runs this JVM's part of the query; {@code cluster} null for this JVM alone. In cluster mode
+     * the peers meet first so that their latency schedules start together.
+     */
+    public static Outcome run(YsbArgs args, PrintStream progress, air.runtime.Cluster cluster) {
+        if (cluster != null) {
+            try {
+                cluster.barrier();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while meeting the other peers", e);
+            }
+        }
         long submitted = System.nanoTime();
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         MeterRegistry registry = new SimpleMeterRegistry();
@@ -32,8 +48,9 @@ public final class YsbRun {
         Pipeline pipeline = YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
         JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
-                .meterRegistry(registry);
-        ProgressLine line = progress != null ? new ProgressLine(registry, args.n(), progress) : null;
+                .meterRegistry(registry).cluster(cluster);
+        long share = cluster == null ? args.n() : args.n() / cluster.peers();
+        ProgressLine line = progress != null ? new ProgressLine(registry, share, progress) : null;
         if (line != null) {
             line.start();
         }

@@ -14,4 +14,9 @@ public final class CountOp<T> implements AggregateOp<T, MutableLong, Long> {
     @Override public Long finish(MutableLong acc) { return acc.value; }
 
     @Override public String name() { return "count"; }
+
+    @Override
+    public air.runtime.api.Codec<MutableLong> accumulatorCodec() {
+        return MutableLong.CODEC;
+    }
 }

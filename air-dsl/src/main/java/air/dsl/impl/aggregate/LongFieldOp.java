@@ -53,4 +53,9 @@ public final class LongFieldOp<T> implements AggregateOp<T, MutableLong, Long> {
     public String name() {
         return kind.name().toLowerCase(java.util.Locale.ROOT);
     }
+
+    @Override
+    public air.runtime.api.Codec<MutableLong> accumulatorCodec() {
+        return MutableLong.CODEC;
+    }
 }

@@ -9,4 +9,10 @@ public final class MutableLong extends PaddedAccumulator {
     MutableLong(long initial) {
         value = initial;
     }
+
+    /** Eight bytes on the wire. */
+    static final air.runtime.api.Codec<MutableLong> CODEC = new air.runtime.api.Codec<>() {
+        @Override public void write(MutableLong v, air.channels.WireOut out) { out.putLong(v.value); }
+        @Override public MutableLong read(air.channels.WireIn in) { return new MutableLong(in.getLong()); }
+    };
 }

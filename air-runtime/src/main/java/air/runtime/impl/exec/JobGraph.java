@@ -1,6 +1,11 @@
 package air.runtime.impl.exec;
 
+import air.channels.Channels;
+import air.channels.Transport;
 import air.runtime.JobConfig;
+import air.runtime.impl.cluster.ClusterShuffleOutput;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.FilterOp;
@@ -55,15 +60,26 @@ final class JobGraph {
     private final ClassSpecializer specializer;
     private final JobConfig config;
     private final JobContext context;
+    /** Cluster mode: the transport to the other peers; null on one JVM. */
+    private final Transport transport;
+    private final int self;
+    private final int peers;
 
-    private JobGraph(JobConfig config, JobContext context) {
+    private JobGraph(JobConfig config, JobContext context, Transport transport) {
         this.config = config;
         this.context = context;
+        this.transport = transport;
+        this.self = transport == null ? 0 : transport.self();
+        this.peers = transport == null ? 1 : transport.peers();
         this.specializer = new ClassSpecializer(config.specializeOperators());
     }
 
-    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context) {
-        JobGraph graph = new JobGraph(config, context);
+    /**
+     * Builds this peer's part of the plan. A vertex of parallelism W has W instances on every peer:
+     * instance {@code i} here is global instance {@code self * W + i} of {@code peers * W}.
+     */
+    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport) {
+        JobGraph graph = new JobGraph(config, context, transport);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
                 Inbox[] in = new Inbox[v.parallelism()];
@@ -76,7 +92,27 @@ final class JobGraph {
         for (VertexPlan v : plan.vertices()) {
             graph.buildVertex(plan, v);
         }
+        if (transport != null && transport.peers() > 1) {
+            for (VertexPlan v : plan.vertices()) {
+                if (v.tail() instanceof TailSpec.PartialWindow pw) {
+                    graph.tasklets.add(new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
+                            Channels.data(v.id()), graph.inboxes.get(v.id() + 1), codecFor(pw), v.parallelism()));
+                }
+            }
+        }
         return graph;
+    }
+
+    private static ShuffleItemCodec codecFor(TailSpec.PartialWindow pw) {
+        return new ShuffleItemCodec(pw.info(), pw.aggregation().op().accumulatorCodec());
+    }
+
+    private int global(int instance, VertexPlan v) {
+        return self * v.parallelism() + instance;
+    }
+
+    private int globalParallelism(VertexPlan v) {
+        return peers * v.parallelism();
     }
 
     private void buildVertex(PhysicalPlan plan, VertexPlan v) {
@@ -121,7 +157,7 @@ final class JobGraph {
         int position = v.chain().size() + 1;
         switch (v.tail()) {
             case TailSpec.Sink s -> {
-                GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(instance, v.parallelism()));
+                GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(global(instance, v), globalParallelism(v)));
                 sinks.add(writer);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class), s.info(), writer);
                 slot.add((Counted) op);
@@ -131,18 +167,25 @@ final class JobGraph {
                 Inbox[] destinations = inboxes.get(v.id() + 1);
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null
-                        : new GuardedWriter<>(pw.aggregation().lateRecords().open(instance, v.parallelism()));
+                        : new GuardedWriter<>(pw.aggregation().lateRecords().open(global(instance, v), globalParallelism(v)));
                 if (late != null) {
                     sinks.add(late);
                 }
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
                         pw.info(), pw.aggregation().window(), pw.aggregation().routing(), pw.aggregation().progress(),
-                        v.parallelism(), frames, new InboxShuffleOutput(instance, destinations), late);
+                        globalParallelism(v), frames, shuffleOutput(v, pw, global(instance, v), destinations), late);
                 partials.add((WindowPartial) op);
                 slot.add((Counted) op);
                 return op;
             }
         }
+    }
+
+    private ShuffleOutput shuffleOutput(VertexPlan v, TailSpec.PartialWindow pw, int producer, Inbox[] destinations) {
+        if (peers == 1) {
+            return new InboxShuffleOutput(producer, destinations);
+        }
+        return new ClusterShuffleOutput(producer, destinations, transport, Channels.data(v.id()), codecFor(pw));
     }
 
     private KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
@@ -175,16 +218,16 @@ final class JobGraph {
         switch (v.head()) {
             case HeadSpec.Source s -> {
                 SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
-                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(instance, v.parallelism()))
-                        : s.factory().createReader(instance, v.parallelism());
-                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), instance));
+                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v), globalParallelism(v)))
+                        : s.factory().createReader(global(instance, v), globalParallelism(v));
+                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v)));
             }
             case HeadSpec.FinalWindow fw -> {
-                int producers = plan.vertices().get(v.id() - 1).parallelism();
+                int producers = globalParallelism(plan.vertices().get(v.id() - 1));
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), fw.aggregation());
                 WindowFinal op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
                         fw.info(), fw.aggregation().window(), fw.aggregation().routing(), fw.aggregation().progress(),
-                        instance, v.parallelism(), frames, producers, next);
+                        global(instance, v), globalParallelism(v), frames, producers, next);
                 finals.add(op);
                 slot.add((Counted) op);
                 Inbox inbox = inboxes.get(v.id())[instance];

@@ -2,6 +2,7 @@ package air.runtime.impl.exec;
 
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
 import java.time.Duration;
@@ -26,10 +27,15 @@ public final class RunningJob implements Job {
     private boolean joined;
     private Thread stallWatch;
 
-    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics) {
+    private final ClusterSession cluster;
+    private final long clusterJob;
+
+    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob) {
         this.context = context;
         this.graph = graph;
         this.metrics = metrics;
+        this.cluster = cluster;
+        this.clusterJob = clusterJob;
         this.startNanos = System.nanoTime();
     }
 
@@ -40,15 +46,45 @@ public final class RunningJob implements Job {
             LOG.info("for full speed run the JVM with {} (see README, Tuning)", JitHint.FLAG);
         }
         JobContext context = new JobContext(config.name());
-        JobGraph graph = JobGraph.build(plan, config, context);
+        ClusterSession cluster = config.cluster() == null ? null : config.cluster().session();
+        long clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster);
+        JobGraph graph;
+        try {
+            graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport());
+        } catch (RuntimeException e) {
+            if (cluster != null) {
+                cluster.abortAll(clusterJob, e.toString());
+                cluster.endJob(clusterJob);
+            }
+            throw e;
+        }
         JobMetrics metrics = new JobMetrics(config.meterRegistryOrDefault(), config.name(), graph);
-        RunningJob job = new RunningJob(context, graph, metrics);
+        RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob);
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
             job.startStallWatch(config.stallReportMs());
         }
         return job;
+    }
+
+    /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
+    private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster) {
+        for (air.runtime.plan.VertexPlan v : plan.vertices()) {
+            if (v.tail() instanceof air.runtime.plan.TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
+                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
+                        + pw.info() + " has no accumulator codec, so its partials cannot travel between peers; "
+                        + "use a built-in aggregation or Aggregations.of(..., codec)");
+            }
+        }
+        String fingerprint = air.runtime.impl.cluster.PlanFingerprint.of(plan, config, cluster.peers());
+        try {
+            return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
+                    "job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the peers agreed on the plan", e);
+        }
     }
 
     private void startThreads() {
@@ -144,6 +180,9 @@ public final class RunningJob implements Job {
                     interrupted = true;
                 }
             }
+            if (cluster != null) {
+                leaveClusterJob();
+            }
             finish();
             joined = true;
             if (interrupted) {
@@ -155,6 +194,25 @@ public final class RunningJob implements Job {
             throw new JobFailedException(jfe.getMessage(), jfe.getCause());
         } else if (failure != null) {
             throw new JobFailedException("job '" + name() + "' failed: " + failure, failure);
+        }
+    }
+
+    /** Cluster mode: tells the peers how this part ended and, if well, waits until theirs have too. */
+    private void leaveClusterJob() {
+        try {
+            Throwable failure = context.failure();
+            if (failure != null || context.isCancelled()) {
+                cluster.abortAll(clusterJob, failure != null ? failure.getMessage() : "cancelled");
+                return;
+            }
+            cluster.finishBarrier(clusterJob);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            context.fail(new JobFailedException("job '" + name() + "' interrupted while waiting for the other peers", e));
+        } catch (IllegalStateException e) {
+            context.fail(new JobFailedException("job '" + name() + "' failed on peer " + cluster.self() + ": " + e.getMessage(), e));
+        } finally {
+            cluster.endJob(clusterJob);
         }
     }
 

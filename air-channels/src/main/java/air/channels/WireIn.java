@@ -1,0 +1,74 @@
+package air.channels;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads what {@link WireOut} wrote. Every read is bounds-checked: a short or inconsistent payload
+ * is a {@link FrameException} naming the peer, never an exception deep in a decoder or a huge allocation.
+ */
+public final class WireIn {
+
+    private final ByteBuffer in;
+    private final int peer;
+
+    public WireIn(ByteBuffer payload, int peer) {
+        this.in = payload.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        this.peer = peer;
+    }
+
+    public int peer() {
+        return peer;
+    }
+
+    public int getByte() {
+        need(1);
+        return in.get();
+    }
+
+    public int getInt() {
+        need(4);
+        return in.getInt();
+    }
+
+    public long getLong() {
+        need(8);
+        return in.getLong();
+    }
+
+    public double getDouble() {
+        need(8);
+        return in.getDouble();
+    }
+
+    public String getString() {
+        int n = getCount(1);
+        byte[] b = new byte[n];
+        in.get(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** A count of items of at least {@code minBytesEach} that must all still fit in the payload. */
+    public int getCount(int minBytesEach) {
+        int n = getInt();
+        if (n < 0 || (long) n * Math.max(1, minBytesEach) > in.remaining()) {
+            throw malformed("count " + n + " does not fit in the " + in.remaining() + " bytes left");
+        }
+        return n;
+    }
+
+    public int remaining() {
+        return in.remaining();
+    }
+
+    public FrameException malformed(String problem) {
+        return new FrameException(peer, problem);
+    }
+
+    private void need(int n) {
+        if (in.remaining() < n) {
+            throw malformed("payload ends early: " + n + " byte(s) needed, " + in.remaining() + " left");
+        }
+    }
+
+}

@@ -1,0 +1,194 @@
+package air.runtime.impl.cluster;
+
+import air.channels.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One peer's membership in a cluster: its transport, control plane and heartbeats, and the job it
+ * is running (one at a time). Every blocking wait here also watches for a lost peer or an abort,
+ * so no peer waits forever for one that died.
+ */
+public final class ClusterSession implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterSession.class);
+    private static final long POLL_MS = 50;
+
+    private final Transport transport;
+    private final ControlPlane control;
+    private final PeerMonitor monitor;
+    private final long startupTimeoutMs;
+    private final AtomicLong sequence = new AtomicLong();
+    private volatile long currentJob = -1;
+    private volatile Consumer<String> jobFailure;
+    private volatile String lost;
+    private volatile String abortedBy;
+
+    public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs) {
+        this.transport = transport;
+        this.startupTimeoutMs = startupTimeoutMs;
+        this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
+        this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, (peer, why) -> onLost("peer " + peer + " lost: " + why));
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public int self() {
+        return transport.self();
+    }
+
+    public int peers() {
+        return transport.peers();
+    }
+
+    private void onLost(String why) {
+        if (lost == null) {
+            lost = why;
+        }
+        fail(why);
+    }
+
+    private void onAbort(ControlPlane.Message m) {
+        if (m.job() == currentJob) {
+            abortedBy = "peer " + m.peer() + " failed: " + m.text();
+            fail(abortedBy);
+        }
+    }
+
+    private void fail(String why) {
+        Consumer<String> f = jobFailure;
+        if (f != null) {
+            f.accept(why);
+        }
+    }
+
+    /** Starts a job: every peer must present the same plan fingerprint. Returns the job's sequence number. */
+    public long beginJob(String fingerprint, Consumer<String> onFailure) throws InterruptedException {
+        checkUsable();
+        if (currentJob != -1) {
+            throw new IllegalStateException("peer " + self() + " is already running a cluster job; run them one after another");
+        }
+        long job = sequence.incrementAndGet();
+        abortedBy = null;
+        currentJob = job;
+        jobFailure = onFailure;
+        control.sendToAll(ControlPlane.Kind.PLAN, job, fingerprint, new byte[0]);
+        List<String> problems = new ArrayList<>();
+        boolean[] heard = new boolean[peers()];
+        heard[self()] = true;
+        long deadline = System.currentTimeMillis() + startupTimeoutMs;
+        for (int got = 1; got < peers(); got++) {
+            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.PLAN, job, deadline, heard, "agree on the plan");
+            heard[m.peer()] = true;
+            if (!m.text().equals(fingerprint)) {
+                problems.add("peer " + m.peer() + " built a different pipeline than peer " + self() + ":\n"
+                        + PlanFingerprint.difference(fingerprint, self(), m.text(), m.peer()));
+            }
+        }
+        if (!problems.isEmpty()) {
+            endJob(job);
+            throw new IllegalStateException("plan mismatch between peers (every peer must run the same program with the same "
+                    + "settings):\n" + String.join("\n", problems));
+        }
+        return job;
+    }
+
+    private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, boolean[] heard, String what)
+            throws InterruptedException {
+        while (true) {
+            checkUsable();
+            if (abortedBy != null) {
+                throw new IllegalStateException(abortedBy);
+            }
+            ControlPlane.Message m = control.next(kind, job, POLL_MS);
+            if (m != null) {
+                return m;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                List<Integer> missing = new ArrayList<>();
+                for (int p = 0; p < heard.length; p++) {
+                    if (!heard[p]) {
+                        missing.add(p);
+                    }
+                }
+                throw new IllegalStateException("peer " + self() + " waited " + startupTimeoutMs + " ms to " + what
+                        + " but peer(s) " + missing + " never answered");
+            }
+        }
+    }
+
+    /** After the local part of a job finished: waits until every peer's part has, or one fails. */
+    public void finishBarrier(long job) throws InterruptedException {
+        control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0]);
+        boolean[] heard = new boolean[peers()];
+        heard[self()] = true;
+        for (int got = 1; got < peers(); got++) {
+            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, heard, "finish");
+            heard[m.peer()] = true;
+        }
+    }
+
+    /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */
+    public void abortAll(long job, String reason) {
+        try {
+            control.sendToAll(ControlPlane.Kind.ABORT, job, "peer " + self() + ": " + reason, new byte[0]);
+        } catch (RuntimeException e) {
+            LOG.debug("could not tell every peer about the failure", e);
+        }
+    }
+
+    public void endJob(long job) {
+        if (currentJob == job) {
+            jobFailure = null;
+            currentJob = -1;
+        }
+        control.forget(job);
+    }
+
+    /** Returns once every peer has called it (as often as this one). */
+    public void barrier() throws InterruptedException {
+        checkUsable();
+        long op = sequence.incrementAndGet();
+        finishBarrier(op);
+        control.forget(op);
+    }
+
+    /** Rank 0 gets every peer's bytes in rank order; the others get an empty list. */
+    public List<byte[]> gather(byte[] mine) throws InterruptedException {
+        long op = sequence.incrementAndGet();
+        if (self() != 0) {
+            control.send(0, ControlPlane.Kind.GATHER, op, "", mine);
+            return List.of();
+        }
+        byte[][] all = new byte[peers()][];
+        all[0] = mine;
+        boolean[] heard = new boolean[peers()];
+        heard[0] = true;
+        for (int got = 1; got < peers(); got++) {
+            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.GATHER, op, Long.MAX_VALUE, heard, "gather results");
+            heard[m.peer()] = true;
+            all[m.peer()] = m.bytes();
+        }
+        control.forget(op);
+        return List.of(all);
+    }
+
+    private void checkUsable() {
+        if (lost != null) {
+            throw new IllegalStateException("the cluster is broken: " + lost);
+        }
+    }
+
+    @Override
+    public void close() {
+        monitor.close();
+        control.close();
+        transport.close();
+    }
+}

@@ -1,0 +1,56 @@
+package air.runtime.impl.cluster;
+
+import air.channels.Transport;
+import air.channels.WireOut;
+import air.runtime.impl.exec.Inbox;
+import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.ops.ShuffleOutput;
+
+/**
+ * A shuffle edge across peers as one upstream instance sees it: destination {@code d} lives on
+ * peer {@code d / workers}; local ones get the item in their inbox, remote ones an encoded frame
+ * on the edge's channel (FIFO per sender and channel, so each item keeps its place).
+ */
+public final class ClusterShuffleOutput implements ShuffleOutput {
+
+    private final int producer;
+    private final Inbox[] local;
+    private final int self;
+    private final int destinations;
+    private final Transport transport;
+    private final int channel;
+    private final ShuffleItemCodec codec;
+
+    public ClusterShuffleOutput(int producer, Inbox[] local, Transport transport, int channel, ShuffleItemCodec codec) {
+        this.producer = producer;
+        this.local = local;
+        this.self = transport.self();
+        this.destinations = local.length * transport.peers();
+        this.transport = transport;
+        this.channel = channel;
+        this.codec = codec;
+    }
+
+    @Override
+    public int producer() {
+        return producer;
+    }
+
+    @Override
+    public int destinations() {
+        return destinations;
+    }
+
+    @Override
+    public void send(int destination, ShuffleItem item) {
+        int peer = destination / local.length;
+        if (peer == self) {
+            local[destination - self * local.length].offer(item);
+            return;
+        }
+        WireOut out = new WireOut(64);
+        codec.write(destination, item, out);
+        transport.send(peer, channel, out.buffer());
+    }
+}

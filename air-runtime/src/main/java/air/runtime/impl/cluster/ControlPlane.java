@@ -1,0 +1,130 @@
+package air.runtime.impl.cluster;
+
+import air.channels.Channels;
+import air.channels.Frame;
+import air.channels.FrameException;
+import air.channels.Transport;
+import air.channels.WireIn;
+import air.channels.WireOut;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The only reader of the CONTROL channel: decodes typed messages and queues them per (kind, job),
+ * except aborts, which go straight to the listener. Messages: PLAN (a plan fingerprint), ABORT
+ * (a peer's job failed, with why), DONE (a peer finished its part), GATHER (bytes for rank 0).
+ */
+public final class ControlPlane implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
+
+    public enum Kind { PLAN, ABORT, DONE, GATHER }
+
+    /** One control message from a peer. */
+    public record Message(int peer, Kind kind, long job, String text, byte[] bytes) { }
+
+    private final Transport transport;
+    private final ConcurrentHashMap<String, LinkedBlockingQueue<Message>> queues = new ConcurrentHashMap<>();
+    private final Consumer<Message> onAbort;
+    private final Consumer<RuntimeException> onGarbage;
+    private final Thread reader;
+    private volatile boolean closed;
+
+    public ControlPlane(Transport transport, Consumer<Message> onAbort, Consumer<RuntimeException> onGarbage) {
+        this.transport = transport;
+        this.onAbort = onAbort;
+        this.onGarbage = onGarbage;
+        this.reader = Thread.ofVirtual().name("air-control-" + transport.self()).start(this::readLoop);
+    }
+
+    private void readLoop() {
+        while (!closed) {
+            try {
+                Frame f = transport.receive(Channels.CONTROL, Duration.ofMillis(200));
+                if (f != null) {
+                    dispatch(decode(f));
+                }
+            } catch (FrameException e) {
+                onGarbage.accept(e);
+            } catch (IllegalStateException e) {
+                if (!closed) {
+                    LOG.debug("control channel closed", e);
+                }
+                return;
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private static Message decode(Frame f) {
+        WireIn in = new WireIn(f.payload(), f.peer());
+        int k = in.getByte();
+        if (k < 0 || k >= Kind.values().length) {
+            throw in.malformed("unknown control message kind " + k);
+        }
+        Kind kind = Kind.values()[k];
+        long job = in.getLong();
+        String text = in.getString();
+        byte[] bytes = new byte[in.getCount(1)];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) in.getByte();
+        }
+        return new Message(f.peer(), kind, job, text, bytes);
+    }
+
+    private void dispatch(Message m) {
+        if (m.kind == Kind.ABORT) {
+            onAbort.accept(m);
+        }
+        queueOf(m.kind, m.job).add(m);
+    }
+
+    private LinkedBlockingQueue<Message> queueOf(Kind kind, long job) {
+        return queues.computeIfAbsent(kind + "/" + job, k -> new LinkedBlockingQueue<>());
+    }
+
+    public void send(int peer, Kind kind, long job, String text, byte[] bytes) {
+        WireOut out = new WireOut(32 + text.length() + bytes.length);
+        out.putByte(kind.ordinal()).putLong(job).putString(text).putInt(bytes.length);
+        for (byte b : bytes) {
+            out.putByte(b);
+        }
+        transport.send(peer, Channels.CONTROL, out.buffer());
+    }
+
+    public void sendToAll(Kind kind, long job, String text, byte[] bytes) {
+        for (int p = 0; p < transport.peers(); p++) {
+            if (p != transport.self()) {
+                send(p, kind, job, text, bytes);
+            }
+        }
+    }
+
+    /** The next message of this kind for this job, or null after {@code timeoutMs}. */
+    public Message next(Kind kind, long job, long timeoutMs) throws InterruptedException {
+        return queueOf(kind, job).poll(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Drops what is queued for a finished job. */
+    public void forget(long job) {
+        for (Kind k : Kind.values()) {
+            queues.remove(k + "/" + job);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            reader.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package air.runtime.impl.ops;
+
+import air.channels.WireIn;
+import air.channels.WireOut;
+import air.runtime.api.Codec;
+import air.runtime.plan.OperatorInfo;
+
+/**
+ * The wire form of shuffle items between peers: kind, destination instance, producer, then the
+ * item's fields; a partial's keys as primitives (long keys) or tagged values (String, Long,
+ * Integer) and its accumulators through the aggregation's {@link Codec}.
+ */
+public final class ShuffleItemCodec {
+
+    /** A decoded item and the global index of the final-aggregate instance it is for. */
+    public record Addressed(int destination, ShuffleItem item) { }
+
+    private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5;
+    private static final int LONG_KEYS = 0, OBJECT_KEYS = 1;
+    private static final int STRING = 1, LONG = 2, INTEGER = 3;
+
+    private final OperatorInfo info;
+    private final Codec<Object> accumulators;
+
+    @SuppressWarnings("unchecked")
+    public ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec) {
+        this.info = info;
+        this.accumulators = (Codec<Object>) accumulatorCodec;
+    }
+
+    public void write(int destination, ShuffleItem item, WireOut out) {
+        switch (item) {
+            case FramePartial p -> {
+                out.putByte(PARTIAL).putInt(destination).putInt(p.producer).putLong(p.frameStart);
+                out.putByte(p.longKeys != null ? LONG_KEYS : OBJECT_KEYS).putInt(p.size);
+                for (int i = 0; i < p.size; i++) {
+                    if (p.longKeys != null) {
+                        out.putLong(p.longKeys[i]);
+                    } else {
+                        writeKey(p.objectKeys[i], out);
+                    }
+                    accumulators.write(p.accumulators[i], out);
+                }
+            }
+            case ShuffleItem.Watermark w -> out.putByte(WATERMARK).putInt(destination).putInt(w.producer()).putLong(w.watermark());
+            case ShuffleItem.EndOfStream e -> out.putByte(END).putInt(destination).putInt(e.producer());
+            case ShuffleItem.Credit c -> out.putByte(CREDIT).putInt(destination).putInt(c.producer()).putLong(c.epoch()).putLong(c.amount());
+            case ShuffleItem.CreditRange r -> out.putByte(RANGE).putInt(destination).putInt(r.producer()).putLong(r.from()).putLong(r.to());
+        }
+    }
+
+    private void writeKey(Object key, WireOut out) {
+        switch (key) {
+            case String s -> out.putByte(STRING).putString(s);
+            case Long l -> out.putByte(LONG).putLong(l);
+            case Integer i -> out.putByte(INTEGER).putInt(i);
+            default -> throw new OperatorFailure(info, "cannot send a key of type " + key.getClass().getName()
+                    + " to another peer: cluster mode supports String, Long and Integer keys, or keyByLong",
+                    new IllegalArgumentException(key.getClass().getName()));
+        }
+    }
+
+    private static Object readKey(WireIn in) {
+        int tag = in.getByte();
+        return switch (tag) {
+            case STRING -> in.getString();
+            case LONG -> in.getLong();
+            case INTEGER -> in.getInt();
+            default -> throw in.malformed("unknown key tag " + tag);
+        };
+    }
+
+    public Addressed read(WireIn in, int producers, int destinations) {
+        int kind = in.getByte();
+        int destination = in.getInt();
+        int producer = in.getInt();
+        if (destination < 0 || destination >= destinations || producer < 0 || producer >= producers) {
+            throw in.malformed("shuffle item for instance " + destination + " from producer " + producer
+                    + " outside [0, " + destinations + ") x [0, " + producers + ")");
+        }
+        ShuffleItem item = switch (kind) {
+            case PARTIAL -> {
+                long frameStart = in.getLong();
+                int keys = in.getByte();
+                int n = in.getCount(9);
+                FramePartial p = new FramePartial(producer, frameStart, keys == LONG_KEYS ? new long[n] : null,
+                        keys == LONG_KEYS ? null : new Object[n], n);
+                for (int i = 0; i < n; i++) {
+                    if (keys == LONG_KEYS) {
+                        p.longKeys[i] = in.getLong();
+                    } else {
+                        p.objectKeys[i] = readKey(in);
+                    }
+                    p.accumulators[i] = accumulators.read(in);
+                }
+                p.size = n;
+                yield p;
+            }
+            case WATERMARK -> new ShuffleItem.Watermark(producer, in.getLong());
+            case END -> new ShuffleItem.EndOfStream(producer);
+            case CREDIT -> new ShuffleItem.Credit(producer, in.getLong(), in.getLong());
+            case RANGE -> new ShuffleItem.CreditRange(producer, in.getLong(), in.getLong());
+            default -> throw in.malformed("unknown shuffle item kind " + kind);
+        };
+        if (in.remaining() != 0) {
+            throw in.malformed(in.remaining() + " stray byte(s) after a shuffle item");
+        }
+        return new Addressed(destination, item);
+    }
+}

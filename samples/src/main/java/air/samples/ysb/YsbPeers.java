@@ -1,0 +1,69 @@
+package air.samples.ysb;
+
+import air.channels.mpj.LocalCluster;
+import air.runtime.Cluster;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * YSB-mem on several peer JVMs: {@link #launch} starts them on this machine (the local cluster);
+ * {@link #runPeer} is one peer's part — run the query over the cluster, send its rows to rank 0,
+ * and there merge, write the canonical output and report as the single-JVM run does.
+ */
+final class YsbPeers {
+
+    private static final long DAY_MS = 24L * 3600 * 1000;
+
+    private YsbPeers() {
+    }
+
+    /** Starts {@code args.peers()} JVMs of {@link YsbMain} with the same arguments and JVM flags; their worst exit code. */
+    static int launch(YsbArgs args, String[] argv) {
+        List<String> jvm = new ArrayList<>();
+        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!flag.startsWith("-agentlib") && !flag.startsWith("-javaagent")) {
+                jvm.add(flag);
+            }
+        }
+        System.err.printf("ysb-mem: starting %d peer JVMs on this machine (MPJ Express niodev, loopback)%n", args.peers());
+        LocalCluster.Spec spec = LocalCluster.Spec.of(args.peers(), YsbMain.class.getName(), Arrays.asList(argv)).withJvmOptions(jvm);
+        try {
+            return LocalCluster.run(spec, DAY_MS, System.err);
+        } catch (IOException e) {
+            System.err.println("ysb: cannot start the peers: " + e.getMessage());
+            return 3;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 3;
+        }
+    }
+
+    /** This JVM's part of a cluster run; rank 0 reports. */
+    static int runPeer(Cluster cluster, YsbArgs args) throws InterruptedException {
+        boolean reporter = cluster.self() == 0;
+        YsbRun.Outcome local = YsbRun.run(args, reporter && !args.quiet() ? System.err : null, cluster);
+        long origin = args.offered() > 0 ? local.scheduleStartNanos() : local.firstNanos();
+        byte[] rows = local.rows().encode(origin);
+        ByteBuffer part = ByteBuffer.allocate(16 + rows.length).putLong(local.runNanos()).putLong(local.jobNanos()).put(rows);
+        List<byte[]> all = cluster.gather(part.array());
+        if (!reporter) {
+            System.err.printf("ysb-mem: peer %d done: %d rows, %.3f s%n", cluster.self(), local.rows().size(), local.runNanos() / 1e9);
+            return 0;
+        }
+        List<YsbResultSink.Rows> parts = new ArrayList<>();
+        long runNanos = 0;
+        long jobNanos = 0;
+        for (int peer = 0; peer < all.size(); peer++) {
+            ByteBuffer b = ByteBuffer.wrap(all.get(peer));
+            runNanos = Math.max(runNanos, b.getLong());
+            jobNanos = Math.max(jobNanos, b.getLong());
+            parts.add(YsbRows.decode(Arrays.copyOfRange(all.get(peer), 16, all.get(peer).length), peer));
+        }
+        YsbRun.Outcome merged = new YsbRun.Outcome(args, YsbRows.merge(parts), local.firstNanos() - origin, runNanos, jobNanos, 0);
+        return YsbMain.report(merged);
+    }
+}
