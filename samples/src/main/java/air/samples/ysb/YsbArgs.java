@@ -23,6 +23,11 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --watermark-ms MS  watermark period under --progress watermark (default 200)\n"
             + "  --peers K    run as K peer JVMs on this machine over MPJ Express (P workers each; default 1)";
 
+    /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
+    public YsbArgs withPeers(int k) {
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k);
+    }
+
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
     public static YsbArgs parse(String... args) {
         Long n = null;

@@ -35,7 +35,7 @@ public final class YsbMain {
         try (air.runtime.Cluster cluster = air.runtime.Cluster.join(argv)) {
             YsbArgs args;
             try {
-                args = YsbArgs.parse(cluster.userArgs());
+                args = YsbArgs.parse(cluster.userArgs()).withPeers(cluster.peers());
             } catch (IllegalArgumentException e) {
                 System.err.println("ysb: " + e.getMessage());
                 return 2;

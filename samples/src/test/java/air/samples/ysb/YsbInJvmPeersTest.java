@@ -57,6 +57,25 @@ class YsbInJvmPeersTest {
     }
 
     @Test
+    void garbage_on_a_shuffle_channel_fails_the_job_on_every_peer_naming_the_sender() throws Exception {
+        List<Transport> net = InJvmTransports.network(2);
+        // a frame that passes the transport's checks but is not a shuffle item: the decoder must reject it
+        net.get(1).send(0, air.channels.Channels.data(0), java.nio.ByteBuffer.wrap(new byte[] {9, 0, 0}));
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            Transport t = net.get(rank);
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (Cluster cluster = Cluster.over(t, FAST)) {
+                    YsbRun.run(YsbArgs.parse("1M", "1"), null, cluster);
+                }
+            }, r -> Thread.ofPlatform().start(r)));
+        }
+        assertThatThrownBy(() -> runs.get(0).get(60, TimeUnit.SECONDS)).hasMessageContaining("malformed frame from peer 1");
+        assertThatThrownBy(() -> runs.get(1).get(60, TimeUnit.SECONDS)).hasMessageContaining("peer 0 failed")
+                .hasMessageContaining("malformed frame from peer 1");
+    }
+
+    @Test
     void peers_that_built_different_plans_refuse_to_run_and_show_the_difference() throws Exception {
         List<Transport> net = InJvmTransports.network(2);
         List<CompletableFuture<Void>> runs = new ArrayList<>();

@@ -27,12 +27,45 @@ public final class ClusterSession implements AutoCloseable {
     private volatile Consumer<String> jobFailure;
     private volatile String lost;
     private volatile String abortedBy;
+    private final PeerLiveness liveness;
 
     public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs) {
         this.transport = transport;
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
         this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, (peer, why) -> onLost("peer " + peer + " lost: " + why));
+        this.liveness = startLiveness();
+    }
+
+    /** Exchanges liveness addresses over the control channel and connects the mesh. */
+    private PeerLiveness startLiveness() {
+        if (peers() == 1) {
+            return null;
+        }
+        try {
+            String bind = System.getenv("AIR_BIND");
+            PeerLiveness l = new PeerLiveness(self(), bind == null ? java.net.InetAddress.getLoopbackAddress()
+                    : java.net.InetAddress.getByName(bind), monitor::processGone);
+            control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
+            String[] addresses = new String[peers()];
+            addresses[self()] = l.address();
+            boolean[] heard = new boolean[peers()];
+            heard[self()] = true;
+            long deadline = System.currentTimeMillis() + startupTimeoutMs;
+            for (int got = 1; got < peers(); got++) {
+                ControlPlane.Message m = awaitMessage(ControlPlane.Kind.HELLO, 0, deadline, heard, "meet");
+                heard[m.peer()] = true;
+                addresses[m.peer()] = m.text();
+            }
+            control.forget(0);
+            l.connect(addresses, startupTimeoutMs);
+            return l;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("peer " + self() + " could not connect the liveness mesh", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while meeting the other peers", e);
+        }
     }
 
     public Transport transport() {
@@ -187,6 +220,9 @@ public final class ClusterSession implements AutoCloseable {
 
     @Override
     public void close() {
+        if (liveness != null) {
+            liveness.close();
+        }
         monitor.close();
         control.close();
         transport.close();

@@ -17,13 +17,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The only reader of the CONTROL channel: decodes typed messages and queues them per (kind, job),
  * except aborts, which go straight to the listener. Messages: PLAN (a plan fingerprint), ABORT
- * (a peer's job failed, with why), DONE (a peer finished its part), GATHER (bytes for rank 0).
+ * (a peer's job failed, with why), DONE (a peer finished its part), GATHER (bytes for rank 0), HELLO (a peer's liveness address).
  */
 public final class ControlPlane implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
-    public enum Kind { PLAN, ABORT, DONE, GATHER }
+    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO }
 
     /** One control message from a peer. */
     public record Message(int peer, Kind kind, long job, String text, byte[] bytes) { }

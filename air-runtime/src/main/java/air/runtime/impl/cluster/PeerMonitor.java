@@ -28,7 +28,9 @@ public final class PeerMonitor implements AutoCloseable {
     private final BiConsumer<Integer, String> onLost;
     private final Thread sender;
     private final Thread receiver;
+    private static final long LINK_ATTRIBUTION_NANOS = 1_000_000_000L;
     private volatile boolean closed;
+    private volatile boolean anyLost;
 
     public PeerMonitor(Transport transport, long intervalMs, long timeoutMs, BiConsumer<Integer, String> onLost) {
         if (intervalMs < 1 || timeoutMs <= intervalMs) {
@@ -43,7 +45,7 @@ public final class PeerMonitor implements AutoCloseable {
         this.onLost = onLost;
         long now = System.nanoTime();
         java.util.Arrays.fill(lastHeard, now);
-        transport.onLinkFailure((peer, t) -> lost(peer, "its link broke (" + t + ")"));
+        transport.onLinkFailure(this::linkBroke);
         this.receiver = Thread.ofVirtual().name("air-heartbeat-in-" + transport.self()).start(this::receiveLoop);
         this.sender = Thread.ofVirtual().name("air-heartbeat-out-" + transport.self()).start(this::sendLoop);
     }
@@ -95,6 +97,24 @@ public final class PeerMonitor implements AutoCloseable {
         }
     }
 
+    /**
+     * An MPJ link broke. niodev breaks every link when one rank dies, so this does not say which
+     * peer died: give the liveness connections a moment to name it, then blame this link's peer.
+     */
+    private void linkBroke(int peer, Throwable t) {
+        Thread.ofVirtual().name("air-link-broke-" + peer).start(() -> {
+            LockSupport.parkNanos(LINK_ATTRIBUTION_NANOS); // a timer: only decides whom to blame
+            if (!anyLost) {
+                lost(peer, "its link broke (" + t + ")");
+            }
+        });
+    }
+
+    /** The liveness connection to {@code peer} ended without a goodbye. */
+    public void processGone(int peer, String why) {
+        lost(peer, why);
+    }
+
     private boolean isGone(int peer) {
         synchronized (gone) {
             return gone[peer];
@@ -107,6 +127,7 @@ public final class PeerMonitor implements AutoCloseable {
                 return;
             }
             gone[peer] = true;
+            anyLost = true;
         }
         LOG.error("peer {} lost: {}", peer, why);
         transport.markLost(peer, why);

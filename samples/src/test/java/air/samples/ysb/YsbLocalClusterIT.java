@@ -1,0 +1,91 @@
+package air.samples.ysb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.channels.mpj.LocalCluster;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** YSB-mem across peer JVMs over MPJ Express niodev, started by the local launcher. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class YsbLocalClusterIT {
+
+    private static final String REFERENCE_5M = "918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871";
+    private static final List<String> JVM = List.of("-Xmx256m", "-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
+
+    private static LocalCluster.Spec spec(int peers, List<String> out, String... args) {
+        return LocalCluster.Spec.of(peers, YsbMain.class.getName(), List.of(args)).withJvmOptions(JVM).withOutput(line -> {
+            synchronized (out) {
+                out.add(line);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "peers={0} routing={1} progress={2}")
+    @CsvSource({"2,AIR,hewmeld", "2,KEY,hewmeld", "2,KEY,watermark", "4,AIR,hewmeld", "4,KEY,watermark"})
+    void ysb_over_mpj_peers_matches_the_reference(int peers, String routing, String progress, @TempDir Path dir) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (LocalCluster cluster = LocalCluster.start(spec(peers, out, "5M", "1", "--routing", routing, "--progress", progress,
+                "--out", dir.resolve("ysb.csv").toString(), "--quiet"))) {
+            int[] codes = cluster.await(150_000);
+            assertThat(codes).as(String.join("\n", out)).containsOnly(0);
+            assertEnded(cluster);
+        }
+        assertThat(out).anyMatch(l -> l.startsWith("[peer 0] RESULT") && l.contains("sha256=" + REFERENCE_5M) && l.contains("peers=" + peers));
+        assertThat(out).contains("[peer 0] ysb: checksum matches the reference (YSB-SPEC 6.3)");
+    }
+
+    @Test
+    void a_killed_peer_is_detected_by_the_others_within_five_seconds_and_the_job_fails_naming_it() throws Exception {
+        List<String> out = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch running = new CountDownLatch(3);
+        long[] detectedAt = new long[3];
+        LocalCluster.Spec spec = LocalCluster.Spec.of(3, YsbMain.class.getName(), List.of("2G", "1", "--quiet", "--progress", "hewmeld",
+                "--routing", "AIR")).withJvmOptions(JVM).withOutput(line -> {
+            out.add(line);
+            if (line.contains("job 'ysb-mem' starting")) {
+                running.countDown();
+            }
+            if (line.contains("peer 1 lost") && (line.startsWith("[peer 0]") || line.startsWith("[peer 2]"))) {
+                int rank = line.charAt(6) - '0';
+                synchronized (detectedAt) {
+                    if (detectedAt[rank] == 0) {
+                        detectedAt[rank] = System.nanoTime();
+                    }
+                }
+            }
+        });
+        try (LocalCluster cluster = LocalCluster.start(spec)) {
+            assertThat(running.await(60, TimeUnit.SECONDS)).as(String.join("\n", out)).isTrue();
+            long killedAt = System.nanoTime();
+            cluster.kill(1);
+            int[] codes = cluster.await(60_000);
+            assertThat(codes[0]).as(String.join("\n", out)).isEqualTo(3);
+            assertThat(codes[2]).isEqualTo(3);
+            assertEnded(cluster);
+            for (int survivor : new int[] {0, 2}) {
+                assertThat(detectedAt[survivor]).as("peer %d never reported peer 1 lost:%n%s", survivor, String.join("\n", out)).isPositive();
+                double seconds = (detectedAt[survivor] - killedAt) / 1e9;
+                System.out.printf("peer %d detected the killed peer 1 after %.3f s%n", survivor, seconds);
+                assertThat(seconds).as("detection time of peer %d", survivor).isLessThan(5.0);
+            }
+        }
+        assertThat(out).anyMatch(l -> l.startsWith("[peer 0] ysb: the job failed") && l.contains("peer 1 lost"));
+    }
+
+    private static void assertEnded(LocalCluster cluster) {
+        for (int i = 0; i < cluster.peers(); i++) {
+            assertThat(cluster.process(i).isAlive()).as("peer %d still running", i).isFalse();
+        }
+    }
+}
