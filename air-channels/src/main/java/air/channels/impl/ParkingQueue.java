@@ -74,6 +74,11 @@ public final class ParkingQueue<T> {
         return item;
     }
 
+    /** The next item without taking it, or null (consumer side only). */
+    public T peek() {
+        return queue.peek();
+    }
+
     public int size() {
         return queue.size();
     }
