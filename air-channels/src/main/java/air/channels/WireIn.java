@@ -42,10 +42,14 @@ public final class WireIn {
     }
 
     public String getString() {
-        int n = getCount(1);
-        byte[] b = new byte[n];
+        return new String(getBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** What {@link WireOut#putBytes} wrote. */
+    public byte[] getBytes() {
+        byte[] b = new byte[getCount(1)];
         in.get(b);
-        return new String(b, StandardCharsets.UTF_8);
+        return b;
     }
 
     /** A count of items of at least {@code minBytesEach} that must all still fit in the payload. */

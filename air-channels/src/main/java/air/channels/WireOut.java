@@ -46,7 +46,11 @@ public final class WireOut {
     }
 
     public WireOut putString(String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return putBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A length-prefixed byte array. */
+    public WireOut putBytes(byte[] b) {
         putInt(b.length);
         ensure(b.length);
         System.arraycopy(b, 0, bytes, size, b.length);

@@ -60,8 +60,9 @@ public final class Cluster implements AutoCloseable {
     public static Cluster join(String[] mainArgs, Options options) {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
+        boolean mpjrun = MpjWorld.looksLikeMpjrun(mainArgs);
         MpjWorld world;
-        if (MpjWorld.looksLikeMpjrun(mainArgs)) {
+        if (mpjrun) {
             world = MpjWorld.fromMpjrun(mainArgs);
         } else {
             PeerEnvironment env = PeerEnvironment.fromEnvironment();
@@ -73,7 +74,7 @@ public final class Cluster implements AutoCloseable {
             world = env.world();
         }
         MpjTransport t = MpjTransport.start(world, new FrameCodec());
-        String[] rest = MpjWorld.looksLikeMpjrun(mainArgs) ? world.userArgs() : mainArgs.clone();
+        String[] rest = mpjrun ? world.userArgs() : mainArgs.clone();
         return new Cluster(t, t, rest, options);
     }
 

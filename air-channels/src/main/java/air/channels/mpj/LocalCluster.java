@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,9 +91,6 @@ public final class LocalCluster implements AutoCloseable {
         Path home = Files.createTempDirectory("air-mpj-home");
         Files.createDirectories(home.resolve("conf"));
         Files.writeString(home.resolve("conf/mpjexpress.conf"), "mpjexpress.mpi.loglevel=OFF\nmpjexpress.mpjdaemon.loglevel=OFF\n");
-        home.toFile().deleteOnExit();
-        home.resolve("conf").toFile().deleteOnExit();
-        home.resolve("conf/mpjexpress.conf").toFile().deleteOnExit();
         return home;
     }
 
@@ -209,7 +205,7 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** Runs a whole local cluster to completion, printing its output; the first failing peer's status. */
-    public static int run(Spec spec, long timeoutMs, PrintStream err) throws IOException, InterruptedException {
+    public static int run(Spec spec, long timeoutMs) throws IOException, InterruptedException {
         try (LocalCluster c = start(spec)) {
             int[] codes = c.await(timeoutMs);
             for (int code : codes) {

@@ -287,18 +287,26 @@ public final class MpjTransport implements Transport {
         }
     }
 
+    /** Whoever calls this already knows: the link is marked broken without telling the listeners again. */
     @Override
     public void markLost(int peer, String why) {
         checkPeer(peer);
-        broken(peer, new IllegalStateException("peer " + peer + " lost: " + why));
+        markBroken(peer, new IllegalStateException("peer " + peer + " lost: " + why));
+    }
+
+    private boolean markBroken(int peer, Throwable t) {
+        synchronized (linkFailure) {
+            if (linkFailure[peer] != null) {
+                return false;
+            }
+            linkFailure[peer] = t;
+            return true;
+        }
     }
 
     private void broken(int peer, Throwable t) {
-        synchronized (linkFailure) {
-            if (linkFailure[peer] != null) {
-                return;
-            }
-            linkFailure[peer] = t;
+        if (!markBroken(peer, t)) {
+            return;
         }
         LOG.warn("link to peer {} broke: {}", peer, t.toString());
         for (BiConsumer<Integer, Throwable> l : failureListeners) {

@@ -47,15 +47,10 @@ public final class ClusterSession implements AutoCloseable {
             PeerLiveness l = new PeerLiveness(self(), bind == null ? java.net.InetAddress.getLoopbackAddress()
                     : java.net.InetAddress.getByName(bind), monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
+            ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
             String[] addresses = new String[peers()];
-            addresses[self()] = l.address();
-            boolean[] heard = new boolean[peers()];
-            heard[self()] = true;
-            long deadline = System.currentTimeMillis() + startupTimeoutMs;
-            for (int got = 1; got < peers(); got++) {
-                ControlPlane.Message m = awaitMessage(ControlPlane.Kind.HELLO, 0, deadline, heard, "meet");
-                heard[m.peer()] = true;
-                addresses[m.peer()] = m.text();
+            for (int p = 0; p < peers(); p++) {
+                addresses[p] = p == self() ? l.address() : hello[p].text();
             }
             control.forget(0);
             l.connect(addresses, startupTimeoutMs);
@@ -111,18 +106,20 @@ public final class ClusterSession implements AutoCloseable {
         abortedBy = null;
         currentJob = job;
         jobFailure = onFailure;
-        control.sendToAll(ControlPlane.Kind.PLAN, job, fingerprint, new byte[0]);
         List<String> problems = new ArrayList<>();
-        boolean[] heard = new boolean[peers()];
-        heard[self()] = true;
-        long deadline = System.currentTimeMillis() + startupTimeoutMs;
-        for (int got = 1; got < peers(); got++) {
-            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.PLAN, job, deadline, heard, "agree on the plan");
-            heard[m.peer()] = true;
-            if (!m.text().equals(fingerprint)) {
-                problems.add("peer " + m.peer() + " built a different pipeline than peer " + self() + ":\n"
-                        + PlanFingerprint.difference(fingerprint, self(), m.text(), m.peer()));
+        try {
+            control.sendToAll(ControlPlane.Kind.PLAN, job, fingerprint, new byte[0]);
+            ControlPlane.Message[] plans = fromEveryPeer(ControlPlane.Kind.PLAN, job, System.currentTimeMillis() + startupTimeoutMs,
+                    "agree on the plan");
+            for (ControlPlane.Message m : plans) {
+                if (m != null && !m.text().equals(fingerprint)) {
+                    problems.add("peer " + m.peer() + " built a different pipeline than peer " + self() + ":\n"
+                            + PlanFingerprint.difference(fingerprint, self(), m.text(), m.peer()));
+                }
             }
+        } catch (RuntimeException | InterruptedException e) {
+            endJob(job);
+            throw e;
         }
         if (!problems.isEmpty()) {
             endJob(job);
@@ -130,6 +127,26 @@ public final class ClusterSession implements AutoCloseable {
                     + "settings):\n" + String.join("\n", problems));
         }
         return job;
+    }
+
+    /**
+     * One message of this kind and operation from every other peer, indexed by rank (null at
+     * this peer's own); a peer's repeated message does not count twice.
+     */
+    private ControlPlane.Message[] fromEveryPeer(ControlPlane.Kind kind, long op, long deadline, String what)
+            throws InterruptedException {
+        ControlPlane.Message[] got = new ControlPlane.Message[peers()];
+        boolean[] heard = new boolean[peers()];
+        heard[self()] = true;
+        for (int missing = peers() - 1; missing > 0; ) {
+            ControlPlane.Message m = awaitMessage(kind, op, deadline, heard, what);
+            if (!heard[m.peer()]) {
+                heard[m.peer()] = true;
+                got[m.peer()] = m;
+                missing--;
+            }
+        }
+        return got;
     }
 
     private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, boolean[] heard, String what)
@@ -159,12 +176,7 @@ public final class ClusterSession implements AutoCloseable {
     /** After the local part of a job finished: waits until every peer's part has, or one fails. */
     public void finishBarrier(long job) throws InterruptedException {
         control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0]);
-        boolean[] heard = new boolean[peers()];
-        heard[self()] = true;
-        for (int got = 1; got < peers(); got++) {
-            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, heard, "finish");
-            heard[m.peer()] = true;
-        }
+        fromEveryPeer(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, "finish");
     }
 
     /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */
@@ -199,17 +211,13 @@ public final class ClusterSession implements AutoCloseable {
             control.send(0, ControlPlane.Kind.GATHER, op, "", mine);
             return List.of();
         }
-        byte[][] all = new byte[peers()][];
-        all[0] = mine;
-        boolean[] heard = new boolean[peers()];
-        heard[0] = true;
-        for (int got = 1; got < peers(); got++) {
-            ControlPlane.Message m = awaitMessage(ControlPlane.Kind.GATHER, op, Long.MAX_VALUE, heard, "gather results");
-            heard[m.peer()] = true;
-            all[m.peer()] = m.bytes();
-        }
+        ControlPlane.Message[] parts = fromEveryPeer(ControlPlane.Kind.GATHER, op, Long.MAX_VALUE, "gather results");
         control.forget(op);
-        return List.of(all);
+        List<byte[]> all = new ArrayList<>();
+        for (int p = 0; p < peers(); p++) {
+            all.add(p == 0 ? mine : parts[p].bytes());
+        }
+        return all;
     }
 
     private void checkUsable() {

@@ -49,7 +49,7 @@ public final class ClusterShuffleOutput implements ShuffleOutput {
             local[destination - self * local.length].offer(item);
             return;
         }
-        WireOut out = new WireOut(64);
+        WireOut out = new WireOut(ShuffleItemCodec.sizeHint(item));
         codec.write(destination, item, out);
         transport.send(peer, channel, out.buffer());
     }

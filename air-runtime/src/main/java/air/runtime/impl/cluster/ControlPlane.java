@@ -50,6 +50,7 @@ public final class ControlPlane implements AutoCloseable {
                     dispatch(decode(f));
                 }
             } catch (FrameException e) {
+                LOG.warn("ignoring a malformed control message: {}", e.getMessage());
                 onGarbage.accept(e);
             } catch (IllegalStateException e) {
                 if (!closed) {
@@ -71,10 +72,7 @@ public final class ControlPlane implements AutoCloseable {
         Kind kind = Kind.values()[k];
         long job = in.getLong();
         String text = in.getString();
-        byte[] bytes = new byte[in.getCount(1)];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) in.getByte();
-        }
+        byte[] bytes = in.getBytes();
         return new Message(f.peer(), kind, job, text, bytes);
     }
 
@@ -91,10 +89,7 @@ public final class ControlPlane implements AutoCloseable {
 
     public void send(int peer, Kind kind, long job, String text, byte[] bytes) {
         WireOut out = new WireOut(32 + text.length() + bytes.length);
-        out.putByte(kind.ordinal()).putLong(job).putString(text).putInt(bytes.length);
-        for (byte b : bytes) {
-            out.putByte(b);
-        }
+        out.putByte(kind.ordinal()).putLong(job).putString(text).putBytes(bytes);
         transport.send(peer, Channels.CONTROL, out.buffer());
     }
 

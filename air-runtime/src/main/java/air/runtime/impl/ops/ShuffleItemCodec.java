@@ -28,6 +28,11 @@ public final class ShuffleItemCodec {
         this.accumulators = (Codec<Object>) accumulatorCodec;
     }
 
+    /** A fair first size for an item's encoding, so that large partials do not grow their buffer step by step. */
+    public static int sizeHint(ShuffleItem item) {
+        return item instanceof FramePartial p ? 32 + p.size * 24 : 32;
+    }
+
     public void write(int destination, ShuffleItem item, WireOut out) {
         switch (item) {
             case FramePartial p -> {
@@ -82,7 +87,10 @@ public final class ShuffleItemCodec {
             case PARTIAL -> {
                 long frameStart = in.getLong();
                 int keys = in.getByte();
-                int n = in.getCount(9);
+                int n = in.getCount(keys == LONG_KEYS ? 8 : 1); // the least an entry can take: its key
+                if (keys != LONG_KEYS && keys != OBJECT_KEYS) {
+                    throw in.malformed("unknown key layout " + keys);
+                }
                 FramePartial p = new FramePartial(producer, frameStart, keys == LONG_KEYS ? new long[n] : null,
                         keys == LONG_KEYS ? null : new Object[n], n);
                 for (int i = 0; i < n; i++) {
