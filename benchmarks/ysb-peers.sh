@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # YSB-mem on 2 peer JVMs x 1 worker (MPJ niodev, loopback) against 1 JVM x 2 workers, interleaved,
-# fresh JVMs each run; prints medians and the ratio (target >= 0.85).
+# fresh JVMs each run; prints medians and the ratio (target >= 0.85). Each peer JVM warms up its own
+# JIT, so short runs understate the peers (400M: 0.79, 1G: 0.96 measured here).
 #   benchmarks/ysb-peers.sh [N] [runs]      (via ./air bench peers)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N="${1:-400M}"; RUNS="${2:-3}"
+N="${1:-1G}"; RUNS="${2:-3}"
 run() { "$ROOT/air" ysb "$N" "$@" --quiet 2>&1 | grep -o 'throughput_eps=[0-9]*' | cut -d= -f2; }
 one=(); two=()
 for i in $(seq 1 "$RUNS"); do

@@ -45,6 +45,26 @@ class YsbLocalClusterIT {
         assertThat(out).contains("[peer 0] ysb: checksum matches the reference (YSB-SPEC 6.3)");
     }
 
+    /** Regression: on virtual threads, heartbeats starved behind CPU-bound tasklets and a healthy peer was declared lost. */
+    @Test
+    void heartbeats_keep_flowing_while_tasklets_keep_the_only_carrier_busy(@TempDir Path dir) throws Exception {
+        List<String> out = new ArrayList<>();
+        List<String> oneCore = new ArrayList<>(JVM);
+        oneCore.add("-XX:ActiveProcessorCount=1");
+        LocalCluster.Spec spec = LocalCluster.Spec.of(2, YsbMain.class.getName(), List.of("400M", "1", "--quiet",
+                "--out", dir.resolve("ysb.csv").toString())).withJvmOptions(oneCore).withOutput(line -> {
+            synchronized (out) {
+                out.add(line);
+            }
+        });
+        try (LocalCluster cluster = LocalCluster.start(spec)) {
+            assertThat(cluster.await(150_000)).as(String.join("\n", out)).containsOnly(0);
+            assertEnded(cluster);
+        }
+        assertThat(out).noneMatch(l -> l.contains(" lost: "));
+        assertThat(out).contains("[peer 0] ysb: checksum matches the reference (YSB-SPEC 6.3)");
+    }
+
     @Test
     void a_killed_peer_is_detected_by_the_others_within_five_seconds_and_the_job_fails_naming_it() throws Exception {
         List<String> out = Collections.synchronizedList(new ArrayList<>());

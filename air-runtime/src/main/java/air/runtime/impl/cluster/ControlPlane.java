@@ -39,7 +39,7 @@ public final class ControlPlane implements AutoCloseable {
         this.transport = transport;
         this.onAbort = onAbort;
         this.onGarbage = onGarbage;
-        this.reader = Thread.ofVirtual().name("air-control-" + transport.self()).start(this::readLoop);
+        this.reader = Thread.ofPlatform().daemon().name("air-control-" + transport.self()).start(this::readLoop);
     }
 
     private void readLoop() {

@@ -64,7 +64,7 @@ final class PeerLiveness implements AutoCloseable {
 
     private void watch(int peer, Socket s) {
         sockets.add(s);
-        Thread.ofVirtual().name("air-liveness-" + peer).start(() -> {
+        Thread.ofPlatform().daemon().name("air-liveness-" + peer).start(() -> {
             try (InputStream in = s.getInputStream()) {
                 int b = in.read();
                 if (b == BYE) {
