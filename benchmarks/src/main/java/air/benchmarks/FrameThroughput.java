@@ -18,7 +18,8 @@ import java.util.Locale;
  * Frame throughput between two peers for 1 KiB, 64 KiB and 1 MiB frames: in-JVM transport, then
  * MPJ Express niodev between two JVMs (started with the local launcher), in the same run.
  * {@code java -cp air-benchmarks.jar air.benchmarks.FrameThroughput [megabytes per size]}.
- * Prints one FRAMES line per (transport, size) and the MPJ/in-JVM ratios.
+ * Prints one FRAMES line per (transport, size), raw MPJ messages (no framing) as the baseline, and
+ * the ratios of the MPJ transport to in-JVM and to raw MPJ.
  */
 public final class FrameThroughput {
 
@@ -52,15 +53,23 @@ public final class FrameThroughput {
             c.await(600_000);
         }
         for (int i = 0; i < SIZES.length; i++) {
-            String tag = "FRAMES transport=mpj-niodev bytes=" + SIZES[i] + " ";
+            double ours = mbPerSecond(out, "mpj-niodev", SIZES[i]);
+            double raw = mbPerSecond(out, "mpj-raw", SIZES[i]);
+            System.out.printf(Locale.ROOT, "RATIO bytes=%d mpj_over_injvm=%.3f mpj_over_raw_mpj=%.3f%n", SIZES[i],
+                    ours / local.get(i)[0], ours / raw);
+        }
+    }
+
+    private static double mbPerSecond(List<String> out, String transport, int size) {
+        String tag = "FRAMES transport=" + transport + " bytes=" + size + " ";
+        synchronized (out) {
             for (String line : out) {
-                int at = line.indexOf(tag);
-                if (at >= 0) {
-                    double mbs = Double.parseDouble(line.replaceAll(".*MB_s=([0-9.]+).*", "$1"));
-                    System.out.printf(Locale.ROOT, "RATIO bytes=%d mpj_over_injvm=%.3f%n", SIZES[i], mbs / local.get(i)[0]);
+                if (line.contains(tag)) {
+                    return Double.parseDouble(line.replaceAll(".*MB_s=([0-9.]+).*", "$1"));
                 }
             }
         }
+        return Double.NaN;
     }
 
     private static long frames(long mb, int size) {
@@ -72,6 +81,12 @@ public final class FrameThroughput {
         t.listen(Channels.data(0));
         t.listen(Channels.CONTROL);
         for (int size : SIZES) {
+            double mbs = rawMpj(t.self(), size, frames(mb, size));
+            if (t.self() == 1) {
+                print("mpj-raw", size, new double[] {mbs, mbs * 1e6 / size});
+            }
+        }
+        for (int size : SIZES) {
             double[] r = t.self() == 0 ? measure(t, null, size, frames(mb, size), false) : measure(null, t, size, frames(mb, size), false);
             if (t.self() == 1) {
                 print("mpj-niodev", size, r);
@@ -79,6 +94,40 @@ public final class FrameThroughput {
         }
         t.finalizeWorld();
         System.exit(0);
+    }
+
+    /**
+     * The baseline: plain MPJ messages of {@code size} bytes on a tag of their own, 8 in flight,
+     * no framing, no checks, no copies of ours. Receiver's MB/s.
+     */
+    private static double rawMpj(int self, int size, long n) throws Exception {
+        int tag = 30_000;
+        byte[] buffer = new byte[size];
+        mpi.MPI.COMM_WORLD.Barrier();
+        if (self == 0) {
+            java.util.ArrayDeque<mpi.Request> inFlight = new java.util.ArrayDeque<>();
+            for (long i = 0; i < n; i++) {
+                inFlight.add(mpi.MPI.COMM_WORLD.Isend(buffer, 0, size, mpi.MPI.BYTE, 1, tag));
+                if (inFlight.size() > 8) {
+                    inFlight.poll().Wait();
+                }
+            }
+            while (!inFlight.isEmpty()) {
+                inFlight.poll().Wait();
+            }
+            mpi.MPI.COMM_WORLD.Barrier();
+            return 0;
+        }
+        long start = 0;
+        for (long i = 0; i < n; i++) {
+            mpi.MPI.COMM_WORLD.Recv(buffer, 0, size, mpi.MPI.BYTE, 0, tag);
+            if (i == 0) {
+                start = System.nanoTime();
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        mpi.MPI.COMM_WORLD.Barrier();
+        return (n - 1) * (double) size / secs / 1e6;
     }
 
     /** Sends {@code n} frames from {@code from} (rank 0) to {@code to} (rank 1); the receiver's view. */
