@@ -43,7 +43,7 @@ public final class FrameThroughput {
         }
         List<String> out = new ArrayList<>();
         LocalCluster.Spec spec = LocalCluster.Spec.of(2, FrameThroughput.class.getName(), List.of(Long.toString(mb)))
-                .withJvmOptions(List.of("-Xmx1g")).withOutput(line -> {
+                .withJvmOptions(peerJvmOptions()).withOutput(line -> {
                     synchronized (out) {
                         out.add(line);
                     }
@@ -58,6 +58,15 @@ public final class FrameThroughput {
             System.out.printf(Locale.ROOT, "RATIO bytes=%d mpj_over_injvm=%.3f mpj_over_raw_mpj=%.3f%n", SIZES[i],
                     ours / local.get(i)[0], ours / raw);
         }
+    }
+
+    /** This JVM's flags for the peers too (so that -X and -XX options apply to both sides), with a 1 GiB heap by default. */
+    private static List<String> peerJvmOptions() {
+        List<String> flags = new ArrayList<>(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (flags.stream().noneMatch(f -> f.startsWith("-Xmx"))) {
+            flags.add("-Xmx1g");
+        }
+        return flags;
     }
 
     private static double mbPerSecond(List<String> out, String transport, int size) {
