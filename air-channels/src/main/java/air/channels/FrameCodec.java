@@ -48,6 +48,24 @@ public final class FrameCodec {
         return out.flip();
     }
 
+    /**
+     * Frames {@code out}'s payload in place: writes the header into the room {@link WireOut} keeps
+     * in front of it and returns a view of the whole frame (positioned at 0) over the same array.
+     * {@code out} is sealed: it must not be written to again.
+     */
+    public ByteBuffer seal(int channel, WireOut out) {
+        checkChannel(channel);
+        int length = out.size();
+        if (length > maxPayload) {
+            throw new IllegalArgumentException("payload of " + length + " bytes exceeds the limit of " + maxPayload);
+        }
+        byte[] bytes = out.sealForFraming();
+        ByteBuffer frame = ByteBuffer.wrap(bytes, 0, out.frameLength()).slice().order(ByteOrder.BIG_ENDIAN);
+        int checksum = crc(frame.duplicate().position(HEADER_BYTES));
+        frame.putInt(0, MAGIC).putShort(4, VERSION).putShort(6, (short) channel).putInt(8, length).putInt(12, checksum);
+        return frame;
+    }
+
     /** Validates and decodes one whole frame received from {@code peer}. */
     public Frame decode(int peer, ByteBuffer wire) {
         ByteBuffer in = wire.duplicate().order(ByteOrder.BIG_ENDIAN);

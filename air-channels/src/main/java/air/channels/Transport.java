@@ -19,6 +19,15 @@ public interface Transport extends AutoCloseable {
     void send(int peer, int channel, ByteBuffer payload);
 
     /**
+     * Sends what {@code payload} holds, which from now on belongs to the transport: it must not be
+     * written to again. Transports frame it in place where they can, saving the copy
+     * {@link #send(int, int, ByteBuffer)} makes.
+     */
+    default void send(int peer, int channel, WireOut payload) {
+        send(peer, channel, payload.sealForCopy());
+    }
+
+    /**
      * The next frame on {@code channel} from any peer, or null when none arrived within
      * {@code timeout}. Throws {@link FrameException} for a malformed frame, naming its sender, and
      * {@link IllegalStateException} once the transport is closed.

@@ -4,17 +4,25 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** A growable big-endian byte writer for frame payloads: primitives written directly, no Java serialization. */
+/**
+ * A growable big-endian byte writer for frame payloads: primitives written directly, no Java
+ * serialization. It keeps room for a frame header in front of the payload, so that a transport
+ * can frame it in place ({@link Transport#send(int, int, WireOut)}) instead of copying it.
+ */
 public final class WireOut {
 
     private byte[] bytes;
-    private int size;
+    private int size = FrameCodec.HEADER_BYTES;
+    private boolean sealed;
 
     public WireOut(int initialCapacity) {
-        bytes = new byte[Math.max(16, initialCapacity)];
+        bytes = new byte[FrameCodec.HEADER_BYTES + Math.max(16, initialCapacity)];
     }
 
     private void ensure(int more) {
+        if (sealed) {
+            throw new IllegalStateException("this WireOut was sent: its bytes belong to the transport now");
+        }
         if (size + more > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
         }
@@ -58,12 +66,30 @@ public final class WireOut {
         return this;
     }
 
+    /** Payload bytes written so far. */
     public int size() {
-        return size;
+        return size - FrameCodec.HEADER_BYTES;
     }
 
-    /** The bytes written so far, without copying; valid until the next write. */
+    /** The payload written so far, without copying; valid until the next write. */
     public ByteBuffer buffer() {
-        return ByteBuffer.wrap(bytes, 0, size);
+        return ByteBuffer.wrap(bytes, FrameCodec.HEADER_BYTES, size - FrameCodec.HEADER_BYTES).slice();
+    }
+
+    /** Hands header room and payload to {@link FrameCodec#seal}; no writes after that. */
+    byte[] sealForFraming() {
+        sealed = true;
+        return bytes;
+    }
+
+    /** The payload, for a transport that copies it; no writes after that either. */
+    ByteBuffer sealForCopy() {
+        ByteBuffer payload = buffer();
+        sealed = true;
+        return payload;
+    }
+
+    int frameLength() {
+        return size;
     }
 }

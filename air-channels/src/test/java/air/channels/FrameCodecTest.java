@@ -26,6 +26,25 @@ class FrameCodecTest {
         }
     }
 
+    @Test
+    void sealing_in_place_gives_the_same_bytes_as_encoding_a_copy() {
+        Random random = new Random(12);
+        for (int size : new int[] {0, 1, 17, 1000, 1024}) {
+            byte[] bytes = new byte[size];
+            random.nextBytes(bytes);
+            WireOut out = new WireOut(4);
+            for (byte b : bytes) {
+                out.putByte(b);
+            }
+            assertThat(codec.seal(7, out)).isEqualTo(codec.encode(7, ByteBuffer.wrap(bytes)));
+        }
+        WireOut tooBig = new WireOut(2048);
+        for (int i = 0; i < 1025; i++) {
+            tooBig.putByte(i);
+        }
+        assertThatThrownBy(() -> codec.seal(7, tooBig)).hasMessageContaining("exceeds the limit of 1024");
+    }
+
     private ByteBuffer good() {
         return codec.encode(1, ByteBuffer.wrap(new byte[] {1, 2, 3}));
     }

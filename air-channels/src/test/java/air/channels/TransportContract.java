@@ -70,6 +70,31 @@ public abstract class TransportContract {
     }
 
     @Test
+    void a_wire_out_is_framed_in_place_and_arrives_whole_and_in_order_with_copied_frames() throws Exception {
+        List<Transport> net = network(2);
+        for (int i = 0; i < 50; i++) {
+            if (i % 2 == 0) {
+                WireOut out = new WireOut(8);
+                out.putInt(i).putLong(-i).putString("frame " + i);
+                net.get(0).send(1, Channels.data(1), out);
+                assertThatThrownBy(() -> out.putByte(1)).isInstanceOf(IllegalStateException.class).hasMessageContaining("sent");
+            } else {
+                WireOut copy = new WireOut(8);
+                copy.putInt(i).putLong(-i).putString("frame " + i);
+                net.get(0).send(1, Channels.data(1), copy.buffer());
+            }
+        }
+        for (int i = 0; i < 50; i++) {
+            Frame f = net.get(1).receive(Channels.data(1), WAIT);
+            WireIn in = new WireIn(f.payload(), f.peer());
+            assertThat(in.getInt()).isEqualTo(i);
+            assertThat(in.getLong()).isEqualTo(-i);
+            assertThat(in.getString()).isEqualTo("frame " + i);
+            assertThat(in.remaining()).isZero();
+        }
+    }
+
+    @Test
     void frames_stay_in_order_per_sender_and_channel() throws Exception {
         List<Transport> net = network(2);
         int n = 2000;

@@ -66,6 +66,15 @@ public final class InJvmTransport implements Transport {
         sendWire(peer, channel, codec.encode(channel, payload));
     }
 
+    @Override
+    public void send(int peer, int channel, air.channels.WireOut payload) {
+        checkOpen();
+        if (peer < 0 || peer >= network.length) {
+            throw new IllegalArgumentException("peer must be in [0, " + network.length + "), was " + peer);
+        }
+        sendWire(peer, channel, codec.seal(channel, payload));
+    }
+
     /** Puts raw bytes on the wire as if they were a frame: for tests of the receiver's validation. */
     public void sendWire(int peer, int channel, ByteBuffer wire) {
         InJvmTransport target = network[peer];

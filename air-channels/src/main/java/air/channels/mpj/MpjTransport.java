@@ -42,7 +42,8 @@ public final class MpjTransport implements Transport {
     /** What a receiver hands to {@link #receive}: a frame or the error it found. */
     private record Arrival(Frame frame, RuntimeException error) { }
 
-    private record Outgoing(int channel, byte[] wire) { }
+    /** A whole frame: {@code wire[0, length)}. */
+    private record Outgoing(int channel, byte[] wire, int length) { }
 
     private final Intracomm world;
     private final int self;
@@ -100,7 +101,14 @@ public final class MpjTransport implements Transport {
     @Override
     public void send(int peer, int channel, ByteBuffer payload) {
         checkPeer(peer);
-        enqueue(peer, channel, codec.encode(channel, payload).array()); // a fresh array: no copy needed
+        enqueue(peer, channel, codec.encode(channel, payload).array(), -1); // a fresh array: no copy needed
+    }
+
+    @Override
+    public void send(int peer, int channel, air.channels.WireOut payload) {
+        checkPeer(peer);
+        ByteBuffer frame = codec.seal(channel, payload);
+        enqueue(peer, channel, frame.array(), frame.limit());
     }
 
     /** Puts raw bytes on the wire as if they were a frame: for tests of the receiver's validation. */
@@ -108,17 +116,18 @@ public final class MpjTransport implements Transport {
         checkPeer(peer);
         byte[] bytes = new byte[wire.remaining()];
         wire.duplicate().get(bytes);
-        enqueue(peer, channel, bytes);
+        enqueue(peer, channel, bytes, -1);
     }
 
-    private void enqueue(int peer, int channel, byte[] bytes) {
+    /** Queues {@code bytes[0, length)} (length -1: all of it) for the peer's sender thread. */
+    private void enqueue(int peer, int channel, byte[] bytes, int length) {
         checkOpen();
         Throwable broken = linkFailure[peer];
         if (broken != null) {
             throw new IllegalStateException("link to peer " + peer + " is broken: " + broken.getMessage(), broken);
         }
         int lane = channel < air.channels.Channels.DATA_BASE ? 0 : 1;
-        outbound[peer][lane].offer(new Outgoing(channel, bytes), () -> closed || linkFailure[peer] != null,
+        outbound[peer][lane].offer(new Outgoing(channel, bytes, length < 0 ? bytes.length : length), () -> closed || linkFailure[peer] != null,
                 "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
     }
 
@@ -183,12 +192,12 @@ public final class MpjTransport implements Transport {
                     }
                     continue;
                 }
-                if (o.wire.length <= EAGER_BYTES) {
-                    byte[] message = coalesce(o, queue);
-                    inFlight.add(world.Isend(message, 0, message.length, MPI.BYTE, peer, o.channel));
+                if (o.length <= EAGER_BYTES) {
+                    Outgoing message = coalesce(o, queue);
+                    inFlight.add(world.Isend(message.wire, 0, message.length, MPI.BYTE, peer, o.channel));
                 } else {
                     inFlight.add(world.Isend(o.wire, 0, FrameCodec.HEADER_BYTES, MPI.BYTE, peer, o.channel));
-                    inFlight.add(world.Isend(o.wire, FrameCodec.HEADER_BYTES, o.wire.length - FrameCodec.HEADER_BYTES, MPI.BYTE, peer, o.channel));
+                    inFlight.add(world.Isend(o.wire, FrameCodec.HEADER_BYTES, o.length - FrameCodec.HEADER_BYTES, MPI.BYTE, peer, o.channel));
                 }
                 while (inFlight.size() > IN_FLIGHT) {
                     inFlight.poll().Wait();
@@ -206,17 +215,18 @@ public final class MpjTransport implements Transport {
      * message (MPJ costs tens of microseconds per message); order is kept. A frame of another channel
      * stays queued for the next message.
      */
-    private byte[] coalesce(Outgoing first, ParkingQueue<Outgoing> queue) throws InterruptedException {
+    private Outgoing coalesce(Outgoing first, ParkingQueue<Outgoing> queue) throws InterruptedException {
         Outgoing next = queue.peek();
-        if (next == null || next.channel != first.channel || first.wire.length + next.wire.length > EAGER_BYTES) {
-            return first.wire;
+        if (next == null || next.channel != first.channel || first.length + next.length > EAGER_BYTES) {
+            return first;
         }
-        java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream(Math.min(EAGER_BYTES, first.wire.length * 8));
-        packed.writeBytes(first.wire);
-        while ((next = queue.peek()) != null && next.channel == first.channel && packed.size() + next.wire.length <= EAGER_BYTES) {
-            packed.writeBytes(queue.poll(0, () -> false).wire);
+        java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream(Math.min(EAGER_BYTES, first.length * 8));
+        packed.write(first.wire, 0, first.length);
+        while ((next = queue.peek()) != null && next.channel == first.channel && packed.size() + next.length <= EAGER_BYTES) {
+            queue.poll(0, () -> false);
+            packed.write(next.wire, 0, next.length);
         }
-        return packed.toByteArray();
+        return new Outgoing(first.channel, packed.toByteArray(), packed.size());
     }
 
     private void receiveLoop(int peer, int channel, ParkingQueue<Arrival> queue) {

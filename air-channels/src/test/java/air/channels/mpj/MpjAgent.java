@@ -18,7 +18,7 @@ import java.time.Duration;
  */
 public final class MpjAgent {
 
-    static final byte SEND = 1, WIRE = 2, RECEIVE = 3, CLOSE = 4, EXIT = 5;
+    static final byte SEND = 1, WIRE = 2, RECEIVE = 3, CLOSE = 4, EXIT = 5, SEND_WIRE_OUT = 6;
     static final byte OK = 0, FRAME = 1, NONE = 2, ERROR = 3;
 
     private MpjAgent(){
@@ -53,6 +53,13 @@ public final class MpjAgent {
                     switch (op) {
                         case SEND -> transport.send(peer, channel, ByteBuffer.wrap(bytes));
                         case WIRE -> transport.sendWire(peer, channel, ByteBuffer.wrap(bytes));
+                        case SEND_WIRE_OUT -> {
+                            air.channels.WireOut w = new air.channels.WireOut(bytes.length);
+                            for (byte b : bytes) {
+                                w.putByte(b);
+                            }
+                            transport.send(peer, channel, w);
+                        }
                         case RECEIVE -> {
                             return transport.receive(channel, Duration.ofMillis(timeoutMs));
                         }

@@ -127,6 +127,18 @@ final class RemoteTransport implements Transport {
         }
     }
 
+    @Override
+    public void send(int peer, int channel, air.channels.WireOut payload) {
+        try {
+            // frame locally as a transport would (the WireOut is the transport's now), forward the payload
+            ByteBuffer frame = new air.channels.FrameCodec().seal(channel, payload);
+            call(MpjAgent.SEND_WIRE_OUT, peer, channel, 0, frame.position(air.channels.FrameCodec.HEADER_BYTES));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     void sendWire(int peer, int channel, ByteBuffer wire) {
         try {
             call(MpjAgent.WIRE, peer, channel, 0, wire);

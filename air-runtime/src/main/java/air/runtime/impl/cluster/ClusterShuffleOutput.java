@@ -51,6 +51,6 @@ public final class ClusterShuffleOutput implements ShuffleOutput {
         }
         WireOut out = new WireOut(ShuffleItemCodec.sizeHint(item));
         codec.write(destination, item, out);
-        transport.send(peer, channel, out.buffer());
+        transport.send(peer, channel, out);
     }
 }

@@ -90,7 +90,7 @@ public final class ControlPlane implements AutoCloseable {
     public void send(int peer, Kind kind, long job, String text, byte[] bytes) {
         WireOut out = new WireOut(32 + text.length() + bytes.length);
         out.putByte(kind.ordinal()).putLong(job).putString(text).putBytes(bytes);
-        transport.send(peer, Channels.CONTROL, out.buffer());
+        transport.send(peer, Channels.CONTROL, out);
     }
 
     public void sendToAll(Kind kind, long job, String text, byte[] bytes) {
