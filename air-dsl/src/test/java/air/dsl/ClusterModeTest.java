@@ -92,12 +92,12 @@ class ClusterModeTest {
         assertThat(onPeers(peers, routing, progress, Windows.tumbling(100), anyOdd(true))).isEqualTo(expected);
     }
 
-    @ParameterizedTest(name = "routing={0}")
-    @CsvSource({"KEY", "AIR"})
-    void sliding_averages_cross_peers(Routing routing) throws Exception {
+    @ParameterizedTest(name = "peers={0} routing={1} progress={2}")
+    @CsvSource({"2,KEY,WATERMARK", "2,AIR,WATERMARK", "2,KEY,HEWMELD", "2,AIR,HEWMELD", "3,AIR,HEWMELD"})
+    void sliding_averages_cross_peers(int peers, Routing routing, Progress progress) throws Exception {
         WindowDefinition sliding = Windows.sliding(300, 100);
         List<String> expected = run(null, routing, Progress.WATERMARK, sliding, Aggregations.average(Event::value)).stream().sorted().toList();
-        assertThat(onPeers(2, routing, Progress.WATERMARK, sliding, Aggregations.average(Event::value))).isEqualTo(expected);
+        assertThat(onPeers(peers, routing, progress, sliding, Aggregations.average(Event::value))).isEqualTo(expected);
     }
 
     @Test

@@ -55,16 +55,6 @@ class MisuseTest {
     }
 
     @Test
-    void hew_meld_with_sliding_windows_is_refused_when_planned() {
-        Pipeline p = Pipeline.create();
-        events(p).withTimestamps(Event::time, 0).keyBy(Event::key).window(Windows.sliding(20, 10))
-                .aggregate(Aggregations.count()).writeTo(Sinks.collect());
-        assertThatThrownBy(() -> p.plan(JobConfig.defaults().progress(air.runtime.plan.Progress.HEWMELD)))
-                .hasMessageContaining("count@MisuseTest.java:")
-                .hasMessageContaining("progress HEWMELD supports tumbling windows for now");
-    }
-
-    @Test
     void a_stage_used_after_the_pipeline_ran_is_rejected() {
         Pipeline p = Pipeline.create();
         Stage<Event> s = events(p);

@@ -73,10 +73,11 @@ class WindowAggregationTest {
                 "[0,10) a=3.5", "[0,10) b=1.0", "[10,20) a=7.0", "[10,20) b=3.0", "[20,30) a=1.0");
     }
 
-    @ParameterizedTest(name = "workers={0} routing={1}")
-    @CsvSource({"1,KEY", "2,KEY", "3,KEY", "1,AIR", "2,AIR", "3,AIR"})
-    void sliding_count_combines_frames_into_every_window_they_belong_to(int workers, Routing routing) {
-        assertThat(run(workers, routing, Windows.sliding(20, 10), Aggregations.count())).containsExactly(
+    @ParameterizedTest(name = "workers={0} routing={1} progress={2}")
+    @CsvSource({"1,KEY,WATERMARK", "2,KEY,WATERMARK", "3,KEY,WATERMARK", "1,AIR,WATERMARK", "2,AIR,WATERMARK", "3,AIR,WATERMARK",
+                "1,KEY,HEWMELD", "2,KEY,HEWMELD", "3,KEY,HEWMELD", "1,AIR,HEWMELD", "2,AIR,HEWMELD", "3,AIR,HEWMELD"})
+    void sliding_count_combines_frames_into_every_window_they_belong_to(int workers, Routing routing, Progress progress) {
+        assertThat(run(workers, routing, progress, Windows.sliding(20, 10), Aggregations.count())).containsExactly(
                 "[-10,10) a=2", "[-10,10) b=1",
                 "[0,20) a=3", "[0,20) b=2",
                 "[10,30) a=2", "[10,30) b=1",

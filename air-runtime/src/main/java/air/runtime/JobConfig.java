@@ -22,6 +22,7 @@ public final class JobConfig {
     private Progress progress;
     private long watermarkIntervalMs;
     private long stallReportMs;
+    private long idleTimeoutMs;
     private Cluster cluster;
 
     private JobConfig() {
@@ -40,6 +41,7 @@ public final class JobConfig {
         c.progress = progress;
         c.watermarkIntervalMs = watermarkIntervalMs;
         c.stallReportMs = stallReportMs;
+        c.idleTimeoutMs = idleTimeoutMs;
         c.cluster = cluster;
         return c;
     }
@@ -56,6 +58,7 @@ public final class JobConfig {
         c.progress = Progress.WATERMARK;
         c.watermarkIntervalMs = 200;
         c.stallReportMs = 10_000;
+        c.idleTimeoutMs = 1_000;
         return c;
     }
 
@@ -167,6 +170,27 @@ public final class JobConfig {
         return stallReportMs;
     }
 
+    /**
+     * After how long without records a source instance counts as idle (default 1 s; 0: never), so
+     * that it does not hold windows back. While idle, its event time is taken to advance with the
+     * wall clock from the newest timestamp seen by any instance of the same {@code withTimestamps}
+     * in this JVM; it releases hew-meld credit (or publishes a watermark) up to that, less the
+     * allowed disorder. While no instance in this JVM has seen a timestamp, it keeps holding.
+     * Records it emits later behind what it released are late (the late-record policy applies).
+     */
+    public JobConfig idleTimeoutMs(long timeoutMs) {
+        if (timeoutMs < 0) {
+            throw new IllegalArgumentException("JobConfig.idleTimeoutMs(timeoutMs): must be >= 0, was " + timeoutMs);
+        }
+        JobConfig c = copy();
+        c.idleTimeoutMs = timeoutMs;
+        return c;
+    }
+
+    public long idleTimeoutMs() {
+        return idleTimeoutMs;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
@@ -217,7 +241,7 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }
 }

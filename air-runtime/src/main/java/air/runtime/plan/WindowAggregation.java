@@ -11,13 +11,6 @@ import air.runtime.api.WindowDefinition;
 public record WindowAggregation(WindowDefinition window, KeySpec key, AggregateOp<?, ?, ?> op, Routing routing, Progress progress,
                                 SinkFactory<?> lateRecords) {
 
-    public WindowAggregation {
-        if (progress == Progress.HEWMELD && !window.isTumbling()) {
-            throw new IllegalArgumentException("progress HEWMELD supports tumbling windows for now, not " + window
-                    + "; run sliding windows with progress WATERMARK");
-        }
-    }
-
     public String describe() {
         return op.name() + " " + window + " by " + key.info().name() + " routing=" + routing + " progress=" + progress
                 + (lateRecords != null ? " late->" + lateRecords.describe() : "");

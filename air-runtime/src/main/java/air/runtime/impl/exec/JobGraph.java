@@ -57,6 +57,7 @@ final class JobGraph {
     private final List<WindowFinal> finals = new ArrayList<>();
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
+    private final Map<String, air.runtime.impl.ops.EventClock> clocks = new HashMap<>();
     private final ClassSpecializer specializer;
     private final JobConfig config;
     private final JobContext context;
@@ -72,6 +73,24 @@ final class JobGraph {
         this.self = transport == null ? 0 : transport.self();
         this.peers = transport == null ? 1 : transport.peers();
         this.specializer = new ClassSpecializer(config.specializeOperators());
+    }
+
+    /** Upstream instances by global index, each with the peer it lives on in cluster mode: "[2 (peer 1)]". */
+    String describeUpstream(int[] instances) {
+        if (peers == 1) {
+            return java.util.Arrays.toString(instances);
+        }
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < instances.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(instances[i]).append(" (peer ").append(instances[i] / config.workers()).append(')');
+        }
+        return sb.append(']').toString();
+    }
+
+    /** A final instance of this peer as the report names it: local index, and global index and peer in cluster mode. */
+    String describeFinal(int local) {
+        return peers == 1 ? "instance " + local
+                : "instance " + local + " (global " + (self * config.workers() + local) + " on peer " + self + ")";
     }
 
     /**
@@ -203,7 +222,8 @@ final class JobGraph {
             case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
             case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
             case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
-                    t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), next);
+                    t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
+                    clocks.computeIfAbsent(vertex + "/" + position, k -> new air.runtime.impl.ops.EventClock()), next);
         };
     }
 

@@ -121,8 +121,9 @@ public final class RunningJob implements Job {
                 for (int i = 0; i < finals.size(); i++) {
                     air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
                     if (s.waiting() && s.oldestOpenEpoch() == seen[i] && running.get() > 0) {
-                        LOG.warn("job '{}': {} instance {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
-                                name(), finals.get(i).info().name(), i, periodMs, s.oldestOpenEpoch(), java.util.Arrays.toString(s.holders()));
+                        LOG.warn("job '{}': {} {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
+                                name(), finals.get(i).info().name(), graph.describeFinal(i), periodMs, s.oldestOpenEpoch(),
+                                graph.describeUpstream(s.holders()));
                     }
                     seen[i] = s.waiting() ? s.oldestOpenEpoch() : Long.MAX_VALUE;
                 }
@@ -136,10 +137,10 @@ public final class RunningJob implements Job {
         List<air.runtime.impl.ops.WindowFinal> finals = graph.finals();
         for (int i = 0; i < finals.size(); i++) {
             air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
-            sb.append("\n  ").append(finals.get(i).info().name()).append(" instance ").append(i).append(": ");
+            sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(graph.describeFinal(i)).append(": ");
             if (s.waiting()) {
                 sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
-                  .append(java.util.Arrays.toString(s.holders()));
+                  .append(graph.describeUpstream(s.holders()));
             } else {
                 sb.append("no open window");
             }

@@ -22,9 +22,14 @@ final class SourceTasklet<T> extends Tasklet {
     /** Batches between yields: virtual threads are not preempted, so a busy source yields now and then. */
     private static final int YIELD_EVERY = 8;
 
+    /** Empty reads in a row before the source backs off, and the longest pause between polls. */
+    private static final int SPIN_READS = 16;
+    private static final long MAX_PAUSE_NANOS = 1_000_000;
+
     @Override
     protected void runBody() {
         long batches = 0;
+        int emptyReads = 0;
         while (true) {
             job.checkCancelled();
             int n = reader.read(batchSize, head);
@@ -32,6 +37,16 @@ final class SourceTasklet<T> extends Tasklet {
                 break;
             }
             head.onEndOfBatch();
+            if (n == 0) {
+                // nothing ready: poll again soon, but do not burn a carrier on a quiet source
+                if (++emptyReads > SPIN_READS) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(MAX_PAUSE_NANOS, 1_000L << Math.min(20, emptyReads - SPIN_READS)));
+                } else {
+                    Thread.yield();
+                }
+                continue;
+            }
+            emptyReads = 0;
             if (++batches % YIELD_EVERY == 0) {
                 // a source that never runs dry would otherwise keep its carrier, and the final
                 // stages it feeds would not run until their inboxes filled up or input ended

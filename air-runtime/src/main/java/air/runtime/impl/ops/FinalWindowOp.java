@@ -13,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * The final half of a keyed window aggregation: merges the partials of the keys it owns and, when
- * the low watermark over all upstream instances passes a window's end, emits one result per key
- * and releases the frames no later window needs.
+ * the low watermark over all upstream instances passes a window's end (or, under hew-meld, when
+ * every epoch of the window holds exactly ONE), emits one result per key and releases the frames
+ * no later window needs.
  */
 public final class FinalWindowOp<T> implements Counted, WindowFinal {
 
@@ -54,15 +55,21 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     @Override
     public boolean onItem(ShuffleItem item) {
         boolean done = handle(item);
-        long oldest = open.isEmpty() ? Long.MAX_VALUE : open.firstKey();
-        if (ledger != null) {
-            oldest = Math.min(oldest, ledger.oldestIncomplete());
-        }
+        long oldest = oldestOpen();
         // progress only moves on control items; a partial only matters when it opens an older epoch
         if (done || !(item instanceof FramePartial) || oldest != snapshot.oldestOpenEpoch()) {
             snapshot = done || oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, holdingBack());
         }
         return done;
+    }
+
+    /** The oldest epoch not yet complete here (frames kept for later sliding windows are complete). */
+    private long oldestOpen() {
+        if (ledger == null) {
+            return open.isEmpty() ? Long.MAX_VALUE : open.firstKey();
+        }
+        Long firstOpen = open.ceilingKey(window.isTumbling() ? Long.MIN_VALUE : completeBelow());
+        return Math.min(ledger.oldestIncomplete(), firstOpen == null ? Long.MAX_VALUE : firstOpen);
     }
 
     private boolean handle(ShuffleItem item) {
@@ -112,12 +119,10 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
             }
             default -> throw new IllegalStateException(info.name() + ": unexpected " + item + " under hew-meld progress");
         }
-        long frontier = Long.MAX_VALUE;
-        for (long f : producerFrontier) {
-            frontier = Math.min(frontier, f);
+        long limit = completeBelow();
+        if (!window.isTumbling()) {
+            emitUpTo(limit);
         }
-        long oldest = Math.min(ledger.oldestIncomplete(), open.isEmpty() ? Long.MAX_VALUE : open.firstKey());
-        long limit = Math.min(frontier, oldest);
         long wm = limit == Long.MIN_VALUE || limit == Long.MAX_VALUE ? limit : limit - 1;
         if (wm > downstreamWatermark) {
             downstreamWatermark = wm;
@@ -135,7 +140,24 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
         return false;
     }
 
+    /**
+     * Hew-meld: every epoch below this is complete here. Each producer releases in ascending order
+     * and its channel is FIFO, so below its newest release this instance has heard of all it will
+     * from it; below the least of those, only epochs still short of ONE are incomplete.
+     */
+    private long completeBelow() {
+        long frontier = Long.MAX_VALUE;
+        for (long f : producerFrontier) {
+            frontier = Math.min(frontier, f);
+        }
+        return Math.min(frontier, ledger.oldestIncomplete());
+    }
+
+    /** A tumbling epoch is its window: emitted the moment it completes. Sliding windows wait for all their epochs. */
     private void emitEpoch(long epoch) {
+        if (!window.isTumbling()) {
+            return;
+        }
         KeyedFrame<T> frame = open.remove(epoch);
         if (frame != null) {
             results += frame.size();
@@ -148,7 +170,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
         if (ledger == null) {
             return progress.holdingBack();
         }
-        long oldest = ledger.oldestIncomplete();
+        long oldest = oldestOpen();
         return oldest == Long.MAX_VALUE ? new int[0] : ledger.holders(oldest).stream().mapToInt(Integer::intValue).toArray();
     }
 

@@ -139,8 +139,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     /**
      * Hew-meld: releases the epochs no record can reach any more; each epoch with data goes out
-     * with this producer's share of its credit right behind it (to its owner under AIR, to every
-     * final instance under KEY), each run of empty epochs as one range to everyone.
+     * with this producer's share of its credit right behind it (to the owners of the windows
+     * containing it under AIR, to every final instance under KEY: each receiver is its own credit
+     * domain), each run of empty epochs as one range to everyone.
      */
     private void releaseCredit(long wm) {
         if (wm <= watermark) {
@@ -158,7 +159,10 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             ship(epoch, takeFrame(epoch));
             ShuffleItem.Credit share = new ShuffleItem.Credit(out.producer(), epoch, this.share);
             if (routing == Routing.AIR) {
-                out.send(AirRouting.ownerOfWindow(epoch, window, out.destinations()), share);
+                // every owner of a window containing the epoch melds its credit on its own
+                for (int owner : AirRouting.ownersOfFrame(epoch, window, out.destinations())) {
+                    out.send(owner, share);
+                }
             } else {
                 out.broadcast(share);
             }

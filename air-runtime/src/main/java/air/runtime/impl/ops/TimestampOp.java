@@ -5,7 +5,10 @@ import java.util.function.ToLongFunction;
 
 /**
  * Assigns event time and publishes the watermark {@code max seen - allowedDisorder - 1}, at most
- * once per batch and once per interval, never per record.
+ * once per batch and once per interval, never per record. After {@code idleTimeoutNanos} without
+ * records it publishes an idle watermark instead: event time estimated to advance with the wall
+ * clock from the newest timestamp it or a sibling instance in this JVM has seen
+ * ({@link EventClock}); with no timestamp seen yet it publishes nothing.
  */
 public final class TimestampOp<T> extends ForwardingOperator<T, T> {
 
@@ -16,12 +19,18 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> {
     private long maxSeen = Long.MIN_VALUE;
     private long lastWatermark = Long.MIN_VALUE;
     private long received;
+    private final long idleTimeoutNanos;
+    private final EventClock clock;
+    private long receivedAtBatch;
+    private long quietSinceNanos = Long.MIN_VALUE;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, long intervalNanos,
-                       Inlet<? super T> next) {
+                       long idleTimeoutNanos, EventClock clock, Inlet<? super T> next) {
         super(info, next);
+        this.idleTimeoutNanos = idleTimeoutNanos;
+        this.clock = clock;
         this.timestampFn = timestampFn;
         this.allowedDisorder = allowedDisorder;
         this.intervalNanos = intervalNanos;
@@ -58,14 +67,42 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> {
 
     @Override
     public void onEndOfBatch() {
-        if (maxSeen != Long.MIN_VALUE && due()) {
-            long wm = maxSeen - allowedDisorder - 1;
-            if (wm > lastWatermark) {
-                lastWatermark = wm;
-                next.onWatermark(wm);
+        if (received != receivedAtBatch) {
+            receivedAtBatch = received;
+            quietSinceNanos = Long.MIN_VALUE;
+            if (idleTimeoutNanos > 0 && maxSeen > clock.newest()) {
+                clock.observe(maxSeen, System.nanoTime());
             }
+            if (maxSeen != Long.MIN_VALUE) {
+                publish(maxSeen - allowedDisorder - 1);
+            }
+        } else if (idleTimeoutNanos > 0) {
+            onQuietBatch();
         }
         next.onEndOfBatch();
+    }
+
+    /** A batch without records: once quiet for the idle timeout, publishes the idle watermark. */
+    private void onQuietBatch() {
+        long now = System.nanoTime();
+        if (quietSinceNanos == Long.MIN_VALUE) {
+            quietSinceNanos = now;
+            return;
+        }
+        if (now - quietSinceNanos < idleTimeoutNanos) {
+            return;
+        }
+        long estimate = clock.estimateAt(now); // includes this instance's own newest timestamp
+        if (estimate != Long.MIN_VALUE) {
+            publish(estimate - allowedDisorder - 1);
+        }
+    }
+
+    private void publish(long wm) {
+        if (wm > lastWatermark && due()) {
+            lastWatermark = wm;
+            next.onWatermark(wm);
+        }
     }
 
     /** Periodic publication: at most once per interval (every batch when the interval is 0). */
