@@ -6,14 +6,14 @@
 #     RATES    offered events/s, comma-separated; "half" = half the combination's sustainable
 #              throughput, measured first in throughput mode (default 200000,half)
 #     LAYOUTS  PEERSxWORKERS, comma-separated (default 1x2,2x1,4x1)
-#     windows  10 s windows per latency run, first and last excluded (default 6)
+#     windows  10 s windows per latency run, first and last excluded (default 13: YSB-SPEC 7.2 asks >= 12)
 # Prints SUSTAINABLE and LATENCY lines, then one table. Called by ./air bench latency.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/benchmarks/target/air-benchmarks.jar"
 RATES="${1:-200000,half}"
 LAYOUTS="${2:-1x2,2x1,4x1}"
-WINDOWS="${3:-6}"
+WINDOWS="${3:-13}"
 TP_EVENTS="${AIR_TP_EVENTS:-200M}"
 JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench latency does)}/bin/java"
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
@@ -21,7 +21,8 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
 ysb() { # ysb ARGS...: one run (the local launcher starts the peer JVMs when --peers > 1)
-  "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$@" 2>"$TMP/err" || { tail -20 "$TMP/err" >&2; return 1; }
+  "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$@" 2>"$TMP/err" | sed 's/^\[peer [0-9]*\] //' \
+    || { tail -20 "$TMP/err" >&2; return 1; }
 }
 
 echo "# YSB-mem latency, rates=$RATES layouts=$LAYOUTS, $WINDOWS windows per run (first and last excluded), $(nproc) cores, opts='${OPTS[*]:-}'"

@@ -1,5 +1,7 @@
 package air.hewmeld;
 
+import air.channels.WireIn;
+import air.channels.WireOut;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -171,5 +173,49 @@ public final class CreditLedger {
             c += covers(s, epoch) ? shares[s] : 0;
         }
         return c;
+    }
+
+    /** Writes the whole state, for a checkpoint. */
+    public void snapshotTo(WireOut out) {
+        out.putInt(shares.length);
+        for (TreeMap<Long, Long> ranges : released) {
+            out.putInt(ranges.size());
+            ranges.forEach((from, to) -> out.putLong(from).putLong(to));
+        }
+        out.putInt(open.size());
+        open.forEach((epoch, e) -> {
+            out.putLong(epoch).putLong(e.credit).putInt(e.byOrigin.size());
+            e.byOrigin.forEachKeyValue((origin, amount) -> out.putLong(origin).putLong(amount));
+        });
+        out.putInt(completed.size());
+        completed.each(out::putLong);
+    }
+
+    /** Replaces the state with one written by {@link #snapshotTo} for as many sources. */
+    public void restoreFrom(WireIn in) {
+        int sources = in.getCount(4);
+        if (sources != shares.length) {
+            throw in.malformed("credit state for " + sources + " sources, this ledger has " + shares.length);
+        }
+        for (TreeMap<Long, Long> ranges : released) {
+            ranges.clear();
+            for (int n = in.getCount(16); n > 0; n--) {
+                ranges.put(in.getLong(), in.getLong());
+            }
+        }
+        open.clear();
+        for (int n = in.getCount(20); n > 0; n--) {
+            long epoch = in.getLong();
+            Epoch e = new Epoch();
+            e.credit = in.getLong();
+            for (int k = in.getCount(16); k > 0; k--) {
+                e.byOrigin.put(in.getLong(), in.getLong());
+            }
+            open.put(epoch, e);
+        }
+        completed.clear();
+        for (int n = in.getCount(8); n > 0; n--) {
+            completed.add(in.getLong());
+        }
     }
 }

@@ -1,5 +1,7 @@
 package air.hewmeld;
 
+import air.channels.WireIn;
+import air.channels.WireOut;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -116,5 +118,24 @@ public final class SourceProgress {
 
     public long lateRecords() {
         return late;
+    }
+
+    /** Writes the whole state, for a checkpoint. */
+    public void snapshotTo(WireOut out) {
+        out.putLong(maxSeen).putLong(frontier).putLong(late).putInt(withData.size());
+        for (long epoch : withData) {
+            out.putLong(epoch);
+        }
+    }
+
+    /** Replaces the state with one written by {@link #snapshotTo}. */
+    public void restoreFrom(WireIn in) {
+        maxSeen = in.getLong();
+        frontier = in.getLong();
+        late = in.getLong();
+        withData.clear();
+        for (int i = in.getCount(8); i > 0; i--) {
+            withData.add(in.getLong());
+        }
     }
 }

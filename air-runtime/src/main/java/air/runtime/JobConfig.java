@@ -23,6 +23,8 @@ public final class JobConfig {
     private long watermarkIntervalMs;
     private long stallReportMs;
     private long idleTimeoutMs;
+    private air.runtime.api.CheckpointStore checkpointStore;
+    private long checkpointIntervalMs;
     private Cluster cluster;
 
     private JobConfig() {
@@ -42,6 +44,8 @@ public final class JobConfig {
         c.watermarkIntervalMs = watermarkIntervalMs;
         c.stallReportMs = stallReportMs;
         c.idleTimeoutMs = idleTimeoutMs;
+        c.checkpointStore = checkpointStore;
+        c.checkpointIntervalMs = checkpointIntervalMs;
         c.cluster = cluster;
         return c;
     }
@@ -191,6 +195,32 @@ public final class JobConfig {
         return idleTimeoutMs;
     }
 
+    /**
+     * Checkpointing and rollback: every {@code intervalMs} each source captures its position and
+     * the state downstream of it follows, aligned on barriers; each peer writes its part to
+     * {@code store}. A job started with a store that holds a complete checkpoint of the same
+     * pipeline resumes from the newest one, exactly once: every sink must be a
+     * {@link air.runtime.api.CheckpointedSinkWriter} and every aggregation needs an accumulator
+     * codec. Null turns checkpoints off (the default).
+     */
+    public JobConfig checkpoints(air.runtime.api.CheckpointStore store, long intervalMs) {
+        if (store != null && intervalMs < 1) {
+            throw new IllegalArgumentException("JobConfig.checkpoints(store, intervalMs): intervalMs must be >= 1, was " + intervalMs);
+        }
+        JobConfig c = copy();
+        c.checkpointStore = store;
+        c.checkpointIntervalMs = store == null ? 0 : intervalMs;
+        return c;
+    }
+
+    public air.runtime.api.CheckpointStore checkpointStore() {
+        return checkpointStore;
+    }
+
+    public long checkpointIntervalMs() {
+        return checkpointIntervalMs;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
@@ -242,6 +272,7 @@ public final class JobConfig {
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
                 + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
+                + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }
 }

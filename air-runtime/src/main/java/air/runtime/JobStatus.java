@@ -2,7 +2,11 @@ package air.runtime;
 
 /** The states a person reads in logs and meters. */
 public enum JobStatus {
+    /** Restoring state from a checkpoint before running again. */
+    RECOVERING,
     RUNNING,
+    /** Running, with a checkpoint being taken or written on this peer. */
+    CHECKPOINTING,
     FINISHED,
     FAILED,
     CANCELLED

@@ -25,7 +25,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** What to start. */
     public record Spec(int peers, String mainClass, List<String> args, List<String> jvmOptions, String classpath,
-                       long failureGraceMs, Consumer<String> output) {
+                       long failureGraceMs, Consumer<String> output, java.util.Map<String, String> environment) {
 
         public Spec {
             if (peers < 1) {
@@ -36,23 +36,30 @@ public final class LocalCluster implements AutoCloseable {
             jvmOptions = List.copyOf(jvmOptions);
             Objects.requireNonNull(classpath, "classpath");
             Objects.requireNonNull(output, "output");
+            environment = java.util.Map.copyOf(environment);
         }
 
         /** The current JVM's class path and this JVM's stdout. */
         public static Spec of(int peers, String mainClass, List<String> args) {
-            return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println);
+            return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println,
+                    java.util.Map.of());
         }
 
         public Spec withJvmOptions(List<String> options) {
-            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output);
+            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output, environment);
         }
 
         public Spec withOutput(Consumer<String> sink) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink, environment);
         }
 
         public Spec withFailureGraceMs(long ms) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output, environment);
+        }
+
+        /** Extra environment variables for every peer. */
+        public Spec withEnvironment(java.util.Map<String, String> variables) {
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, variables);
         }
     }
 
@@ -107,6 +114,7 @@ public final class LocalCluster implements AutoCloseable {
         pb.environment().put(PeerEnvironment.PEERS, Integer.toString(spec.peers()));
         pb.environment().put(PeerEnvironment.RENDEZVOUS, "127.0.0.1:" + rendezvous.port());
         pb.environment().put("MPJ_HOME", mpjHome.toString());
+        pb.environment().putAll(spec.environment());
         Process p = pb.start();
         processes.add(p);
         p.onExit().thenRun(() -> exits.add(rank));
@@ -132,6 +140,20 @@ public final class LocalCluster implements AutoCloseable {
 
     public Process process(int rank) {
         return processes.get(rank);
+    }
+
+    /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
+    public boolean anyExitWithin(long timeoutMs) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<?>[] exited = processes.stream().map(Process::onExit)
+                .toArray(java.util.concurrent.CompletableFuture[]::new);
+        try {
+            java.util.concurrent.CompletableFuture.anyOf(exited).get(timeoutMs, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return true;
+        }
     }
 
     /** Kills one peer as {@code kill -9} would (for failure tests). */

@@ -1,5 +1,7 @@
 package air.hewmeld.watermark;
 
+import air.channels.WireIn;
+import air.channels.WireOut;
 import java.util.Arrays;
 
 /**
@@ -67,5 +69,25 @@ public final class LowWatermarkTracker {
 
     public int channels() {
         return channelWatermarks.length;
+    }
+
+    /** Writes the whole state, for a checkpoint. */
+    public void snapshotTo(WireOut out) {
+        out.putLong(combined).putInt(channelWatermarks.length);
+        for (long w : channelWatermarks) {
+            out.putLong(w);
+        }
+    }
+
+    /** Replaces the state with one written by {@link #snapshotTo} for as many channels. */
+    public void restoreFrom(WireIn in) {
+        combined = in.getLong();
+        int n = in.getCount(8);
+        if (n != channelWatermarks.length) {
+            throw in.malformed("watermark state for " + n + " channels, this tracker has " + channelWatermarks.length);
+        }
+        for (int i = 0; i < n; i++) {
+            channelWatermarks[i] = in.getLong();
+        }
     }
 }

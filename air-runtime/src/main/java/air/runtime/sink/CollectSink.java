@@ -1,56 +1,100 @@
 package air.runtime.sink;
 
+import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Collects every record into a list readable after the job finished. Each instance buffers
- * locally; buffers are merged once, at close, so workers never contend per record.
+ * locally, so workers never contend per record; the buffers are read once the job has ended.
+ *
+ * <p>Exactly once under checkpoints within this JVM: an instance's buffer outlives a failed run,
+ * a checkpoint records its length, and a run that resumes from the checkpoint cuts it back to
+ * that length (a run that starts afresh empties it). Records collected in another process are
+ * not here to restore, and restoring says so.
  */
 public final class CollectSink<T> implements SinkFactory<T> {
 
-    private final List<T> items = Collections.synchronizedList(new ArrayList<>());
-    private volatile int open;
+    private final TreeMap<Integer, List<T>> buffers = new TreeMap<>();
+    private final Set<Integer> open = new HashSet<>();
     private volatile boolean used;
     private volatile boolean aborted;
 
     @Override
     public synchronized SinkWriter<T> open(int instance, int parallelism) {
         used = true;
-        open++;
-        List<T> local = new ArrayList<>();
-        return new SinkWriter<>() {
-            @Override public void write(T item) { local.add(item); }
+        aborted = false;
+        open.add(instance);
+        List<T> local = buffers.computeIfAbsent(instance, i -> new ArrayList<>());
+        return new CheckpointedSinkWriter<>() {
+            /** Whether the buffer left by an earlier run has been restored or emptied. */
+            private boolean settled;
+
+            private List<T> buffer() {
+                if (!settled) {
+                    local.clear();
+                    settled = true;
+                }
+                return local;
+            }
+
+            @Override public void write(T item) {
+                buffer().add(item);
+            }
+
             @Override public void close() {
-                items.addAll(local);
+                buffer();
                 synchronized (CollectSink.this) {
-                    open--;
+                    open.remove(instance);
                 }
             }
+
             @Override public void abort() {
-                aborted = true;
                 synchronized (CollectSink.this) {
-                    open--;
+                    aborted = true;
+                    open.remove(instance);
                 }
+            }
+
+            @Override public byte[] snapshot(long checkpointId) {
+                return ByteBuffer.allocate(4).putInt(buffer().size()).array();
+            }
+
+            @Override public void restore(byte[] state) {
+                int size = ByteBuffer.wrap(state).getInt();
+                if (size > local.size()) {
+                    throw new IllegalStateException("collect sink instance " + instance + ": the checkpoint holds " + size
+                            + " records collected before it, this JVM has " + local.size()
+                            + " (they were collected in another process); use a durable sink across restarts");
+                }
+                local.subList(size, local.size()).clear();
+                settled = true;
             }
         };
     }
 
     /** The collected records, in no particular order across workers. */
-    public List<T> items() {
+    public synchronized List<T> items() {
         if (!used) {
             throw new IllegalStateException("collect sink: the pipeline has not run yet");
         }
         if (aborted) {
             throw new IllegalStateException("collect sink: the job failed or was cancelled; its output is incomplete");
         }
-        if (open > 0) {
-            throw new IllegalStateException("collect sink: the job has not finished (" + open + " writer(s) open)");
+        if (!open.isEmpty()) {
+            throw new IllegalStateException("collect sink: the job has not finished (" + open.size() + " writer(s) open)");
         }
-        return List.copyOf(items);
+        List<T> all = new ArrayList<>();
+        for (List<T> b : buffers.values()) {
+            all.addAll(b);
+        }
+        return List.copyOf(all);
     }
 
     @Override

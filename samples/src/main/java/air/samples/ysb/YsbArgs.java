@@ -9,9 +9,10 @@ import java.util.Locale;
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs, int peers) {
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs, int peers,
+                      YsbFaults faults) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--kill N] [--kill-seed S] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -21,11 +22,15 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --routing    AIR (by window) or KEY (by key hash, default)\n"
             + "  --progress   watermark (default) or hewmeld (exact credit per epoch)\n"
             + "  --watermark-ms MS  watermark period under --progress watermark (default 200)\n"
-            + "  --peers K    run as K peer JVMs on this machine over MPJ Express (P workers each; default 1)";
+            + "  --peers K    run as K peer JVMs on this machine over MPJ Express (P workers each; default 1)\n"
+            + "  --checkpoints DIR        checkpointing and rollback: state to DIR; a rerun resumes from it\n"
+            + "  --checkpoint-interval T  how often, e.g. 1s or 500ms (default 1s)\n"
+            + "  --kill N     with --peers and --checkpoints: kill -9 a random peer N times, restart, check the output\n"
+            + "  --kill-seed S  seed of the kills' victims and moments (default 1)";
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
-        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k);
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults);
     }
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
@@ -42,6 +47,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         Progress progress = Progress.WATERMARK;
         long watermarkMs = 200;
         int peers = 1;
+        YsbFaults faults = YsbFaults.NONE;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -54,6 +60,10 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--progress" -> progress = parseProgress(value(args, ++i, a));
                 case "--watermark-ms" -> watermarkMs = parseCount("--watermark-ms", value(args, ++i, a));
                 case "--quiet" -> quiet = true;
+                case "--checkpoints" -> faults = faults.withCheckpoints(Path.of(value(args, ++i, a)));
+                case "--checkpoint-interval" -> faults = faults.withInterval(YsbFaults.parseMillis(a, value(args, ++i, a)));
+                case "--kill" -> faults = faults.withKills((int) Math.min(1000, positive(a, parseCount(a, value(args, ++i, a)))));
+                case "--kill-seed" -> faults = faults.withKillSeed(parseLong(a, value(args, ++i, a)));
                 case "--peers" -> {
                     long k = positive("--peers", parseCount("--peers", value(args, ++i, a)));
                     if (k > 256) {
@@ -91,7 +101,8 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         if (out == null) {
             out = Path.of("out", "ysb-" + n + ".csv");
         }
-        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, peers);
+        return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, peers,
+                faults.validated(peers));
     }
 
     private static Progress parseProgress(String text) {

@@ -32,7 +32,7 @@ final class YsbPeers {
         System.err.printf("ysb-mem: starting %d peer JVMs on this machine (MPJ Express niodev, loopback)%n", args.peers());
         LocalCluster.Spec spec = LocalCluster.Spec.of(args.peers(), YsbMain.class.getName(), Arrays.asList(argv)).withJvmOptions(jvm);
         try {
-            return LocalCluster.run(spec, DAY_MS);
+            return args.faults().checkpointing() ? YsbSupervisor.run(args, spec) : LocalCluster.run(spec, DAY_MS);
         } catch (IOException e) {
             System.err.println("ysb: cannot start the peers: " + e.getMessage());
             return 3;

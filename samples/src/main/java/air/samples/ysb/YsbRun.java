@@ -43,12 +43,15 @@ public final class YsbRun {
         long submitted = System.nanoTime();
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         MeterRegistry registry = new SimpleMeterRegistry();
-        YsbResultSink sink = new YsbResultSink();
+        YsbResultSink sink = new YsbResultSink(FirstOutput.fromEnvironment(cluster == null ? 0 : cluster.self()));
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
         Pipeline pipeline = YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
         JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);
+        if (args.faults().checkpointing()) {
+            config = config.checkpoints(air.dsl.Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs());
+        }
         long share = cluster == null ? args.n() : args.n() / cluster.peers();
         ProgressLine line = progress != null ? new ProgressLine(registry, share, progress) : null;
         if (line != null) {

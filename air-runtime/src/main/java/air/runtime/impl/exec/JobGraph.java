@@ -18,6 +18,7 @@ import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.MapOp;
 import air.runtime.impl.ops.ObjectKeyedFrame;
 import air.runtime.impl.ops.PartialWindowOp;
+import air.runtime.impl.ops.Snapshotting;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.WindowFinal;
@@ -58,6 +59,10 @@ final class JobGraph {
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
     private final Map<String, air.runtime.impl.ops.EventClock> clocks = new HashMap<>();
+    /** Every local tasklet's checkpoint part name. */
+    private final java.util.Set<String> parts = new java.util.TreeSet<>();
+    /** A tasklet's link to checkpoints by its part name ({@link Checkpointing#OFF} without checkpoints). */
+    private final java.util.function.Function<String, Checkpointing> checkpoints;
     private final ClassSpecializer specializer;
     private final JobConfig config;
     private final JobContext context;
@@ -66,7 +71,8 @@ final class JobGraph {
     private final int self;
     private final int peers;
 
-    private JobGraph(JobConfig config, JobContext context, Transport transport) {
+    private JobGraph(JobConfig config, JobContext context, Transport transport, java.util.function.Function<String, Checkpointing> checkpoints) {
+        this.checkpoints = checkpoints;
         this.config = config;
         this.context = context;
         this.transport = transport;
@@ -98,7 +104,12 @@ final class JobGraph {
      * instance {@code i} here is global instance {@code self * W + i} of {@code peers * W}.
      */
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport) {
-        JobGraph graph = new JobGraph(config, context, transport);
+        return build(plan, config, context, transport, part -> Checkpointing.OFF);
+    }
+
+    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
+                          java.util.function.Function<String, Checkpointing> checkpoints) {
+        JobGraph graph = new JobGraph(config, context, transport, checkpoints);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
                 Inbox[] in = new Inbox[v.parallelism()];
@@ -142,12 +153,20 @@ final class JobGraph {
         }
         for (int i = 0; i < v.parallelism(); i++) {
             Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
+            air.runtime.impl.ops.ChainTail tail = (air.runtime.impl.ops.ChainTail) next;
+            List<TaskletState.Stateful> stateful = new ArrayList<>();
+            if (next instanceof Snapshotting s) {
+                stateful.add(new TaskletState.Stateful(s, v.tail() instanceof TailSpec.PartialWindow pw ? frameCodec(pw.aggregation(), pw.info()) : null));
+            }
             for (int k = v.chain().size() - 1; k >= 0; k--) {
                 Inlet<?> op = buildOp(v.id(), k + 1, v.chain().get(k), next);
                 perPosition.get(k + 1).add((Counted) op);
+                if (op instanceof Snapshotting s) {
+                    stateful.add(0, new TaskletState.Stateful(s, null));
+                }
                 next = op;
             }
-            buildHead(plan, v, i, next, perPosition.get(0));
+            buildHead(plan, v, i, next, perPosition.get(0), stateful, tail);
         }
         slots.add(new OperatorSlot(v.id(), v.head() instanceof HeadSpec.Source ? "source" : "window-final",
                 v.head().info(), perPosition.get(0)));
@@ -177,6 +196,7 @@ final class JobGraph {
         switch (v.tail()) {
             case TailSpec.Sink s -> {
                 GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(global(instance, v), globalParallelism(v)));
+                requireCheckpointed(writer, s.info(), s.factory().describe());
                 sinks.add(writer);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class), s.info(), writer);
                 slot.add((Counted) op);
@@ -188,6 +208,7 @@ final class JobGraph {
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null
                         : new GuardedWriter<>(pw.aggregation().lateRecords().open(global(instance, v), globalParallelism(v)));
                 if (late != null) {
+                    requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());
                     sinks.add(late);
                 }
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
@@ -197,6 +218,15 @@ final class JobGraph {
                 slot.add((Counted) op);
                 return op;
             }
+        }
+    }
+
+    /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
+    private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
+        if (config.checkpointStore() != null && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
+            writer.abortIfOpen();
+            throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
+                    + "checkpoints every sink must give a CheckpointedSinkWriter (Sinks.collect does; Sinks.file and print do not yet)");
         }
     }
 
@@ -232,15 +262,29 @@ final class JobGraph {
         return config.progress() == air.runtime.plan.Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
     }
 
+    /** The codec of an aggregation's frames in checkpoints; null when it has no accumulator codec (checkpoints refused). */
+    private static ShuffleItemCodec frameCodec(WindowAggregation agg, OperatorInfo info) {
+        return agg.op().accumulatorCodec() == null ? null : new ShuffleItemCodec(info, agg.op().accumulatorCodec());
+    }
+
+    /** The checkpoint part of instance {@code instance} of vertex {@code v}, by global index. */
+    private String partName(VertexPlan v, int instance) {
+        return "v" + v.id() + "/" + global(instance, v);
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot) {
+    private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot,
+                           List<TaskletState.Stateful> stateful, air.runtime.impl.ops.ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
+        Checkpointing cp = checkpoints.apply(partName(v, instance));
         switch (v.head()) {
             case HeadSpec.Source s -> {
                 SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
                         ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v), globalParallelism(v)))
                         : s.factory().createReader(global(instance, v), globalParallelism(v));
-                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v)));
+                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
+                        new TaskletState(partName(v, instance), stateful, tail), cp));
+                parts.add(partName(v, instance));
             }
             case HeadSpec.FinalWindow fw -> {
                 int producers = globalParallelism(plan.vertices().get(v.id() - 1));
@@ -250,8 +294,12 @@ final class JobGraph {
                         global(instance, v), globalParallelism(v), frames, producers, next);
                 finals.add(op);
                 slot.add((Counted) op);
+                List<TaskletState.Stateful> chain = new ArrayList<>(stateful);
+                chain.add(0, new TaskletState.Stateful((Snapshotting) op, frameCodec(fw.aggregation(), fw.info())));
                 Inbox inbox = inboxes.get(v.id())[instance];
-                FinalTasklet tasklet = new FinalTasklet(context, name + " " + fw.info().name(), inbox, op);
+                FinalTasklet tasklet = new FinalTasklet(context, name + " " + fw.info().name(), inbox, op, producers,
+                        new TaskletState(partName(v, instance), chain, tail), cp);
+                parts.add(partName(v, instance));
                 consumerInboxes.put(tasklet, inbox);
                 tasklets.add(tasklet);
             }
@@ -293,5 +341,10 @@ final class JobGraph {
 
     List<WindowFinal> finals() {
         return finals;
+    }
+
+    /** The checkpoint part names of this peer's tasklets. */
+    java.util.Set<String> parts() {
+        return parts;
     }
 }

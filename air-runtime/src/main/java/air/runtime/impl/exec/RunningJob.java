@@ -2,6 +2,7 @@ package air.runtime.impl.exec;
 
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
@@ -29,6 +30,8 @@ public final class RunningJob implements Job {
 
     private final ClusterSession cluster;
     private final long clusterJob;
+    private CheckpointCoordinator coordinator;
+    private Recovery recovery;
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob) {
         this.context = context;
@@ -47,19 +50,40 @@ public final class RunningJob implements Job {
         }
         JobContext context = new JobContext(config.name());
         ClusterSession cluster = config.cluster() == null ? null : config.cluster().session();
-        long clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster);
+        int self = cluster == null ? 0 : cluster.self();
+        int peers = cluster == null ? 1 : cluster.peers();
+        io.micrometer.core.instrument.MeterRegistry registry = config.meterRegistryOrDefault();
+        Recovery recovery = config.checkpointStore() == null ? null : Recovery.prepare(plan, config, self, peers, registry);
+        long clusterJob = cluster == null ? -1
+                : joinClusterJob(plan, config, context, cluster, recovery == null ? "" : "\nrestoring checkpoint " + recovery.restoredId());
         JobGraph graph;
+        CheckpointCoordinator coordinator = null;
         try {
-            graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport());
+            if (recovery != null) {
+                coordinator = recovery.coordinator(context::fail);
+            }
+            graph = recovery == null ? JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport())
+                    : JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), recovery.forTasklets(coordinator));
+            if (coordinator != null) {
+                coordinator.expect(graph.parts());
+            }
         } catch (RuntimeException e) {
+            if (coordinator != null) {
+                coordinator.close();
+            }
             if (cluster != null) {
                 cluster.abortAll(clusterJob, e.toString());
                 cluster.endJob(clusterJob);
             }
             throw e;
         }
-        JobMetrics metrics = new JobMetrics(config.meterRegistryOrDefault(), config.name(), graph);
+        JobMetrics metrics = new JobMetrics(registry, config.name(), graph);
         RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob);
+        job.coordinator = coordinator;
+        job.recovery = recovery;
+        if (recovery != null) {
+            recovery.logStart();
+        }
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
@@ -69,7 +93,7 @@ public final class RunningJob implements Job {
     }
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
-    private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster) {
+    private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
         for (air.runtime.plan.VertexPlan v : plan.vertices()) {
             if (v.tail() instanceof air.runtime.plan.TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
                 throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
@@ -77,7 +101,7 @@ public final class RunningJob implements Job {
                         + "use a built-in aggregation or Aggregations.of(..., codec)");
             }
         }
-        String fingerprint = air.runtime.impl.cluster.PlanFingerprint.of(plan, config, cluster.peers());
+        String fingerprint = air.runtime.impl.cluster.PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
             return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
                     "job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null)));
@@ -155,7 +179,11 @@ public final class RunningJob implements Job {
 
     @Override
     public JobStatus status() {
-        return status;
+        JobStatus s = status;
+        if (s != JobStatus.RUNNING || coordinator == null) {
+            return s;
+        }
+        return recovery.recovering() ? JobStatus.RECOVERING : coordinator.inProgress() ? JobStatus.CHECKPOINTING : s;
     }
 
     @Override
@@ -180,6 +208,9 @@ public final class RunningJob implements Job {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
+            }
+            if (coordinator != null) {
+                coordinator.close();
             }
             if (cluster != null) {
                 leaveClusterJob();

@@ -1,33 +1,49 @@
 package air.runtime.impl.exec;
 
+import air.channels.WireIn;
+import air.channels.WireOut;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.Inlet;
+import java.util.concurrent.locks.LockSupport;
 
-/** Reads a source in batches and pushes each record through the fused chain. */
+/**
+ * Reads a source in batches and pushes each record through the fused chain. With checkpoints,
+ * between two batches once per interval it captures its position and its chain's state and sends
+ * a barrier downstream behind everything read so far; restored, it seeks back to the position.
+ */
 final class SourceTasklet<T> extends Tasklet {
 
     private final SourceReader<T> reader;
     private final Inlet<T> head;
     private final int batchSize;
     private final int instance;
+    private final TaskletState state;
+    private final Checkpointing checkpoints;
+    private long nextCheckpoint;
+    private long nextBarrierNanos;
 
-    SourceTasklet(JobContext job, String name, SourceReader<T> reader, Inlet<T> head, int batchSize, int instance) {
+    SourceTasklet(JobContext job, String name, SourceReader<T> reader, Inlet<T> head, int batchSize, int instance,
+                  TaskletState state, Checkpointing checkpoints) {
         super(job, name);
         this.reader = reader;
         this.head = head;
         this.batchSize = batchSize;
         this.instance = instance;
+        this.state = state;
+        this.checkpoints = checkpoints;
     }
 
     /** Batches between yields: virtual threads are not preempted, so a busy source yields now and then. */
     private static final int YIELD_EVERY = 8;
-
     /** Empty reads in a row before the source backs off, and the longest pause between polls. */
     private static final int SPIN_READS = 16;
     private static final long MAX_PAUSE_NANOS = 1_000_000;
 
     @Override
     protected void runBody() {
+        if (checkpoints.enabled() && restore()) {
+            return;
+        }
         long batches = 0;
         int emptyReads = 0;
         while (true) {
@@ -37,10 +53,13 @@ final class SourceTasklet<T> extends Tasklet {
                 break;
             }
             head.onEndOfBatch();
+            if (checkpoints.enabled() && System.nanoTime() >= nextBarrierNanos) {
+                checkpoint();
+            }
             if (n == 0) {
                 // nothing ready: poll again soon, but do not burn a carrier on a quiet source
                 if (++emptyReads > SPIN_READS) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(MAX_PAUSE_NANOS, 1_000L << Math.min(20, emptyReads - SPIN_READS)));
+                    LockSupport.parkNanos(Math.min(MAX_PAUSE_NANOS, 1_000L << Math.min(20, emptyReads - SPIN_READS)));
                 } else {
                     Thread.yield();
                 }
@@ -54,6 +73,47 @@ final class SourceTasklet<T> extends Tasklet {
             }
         }
         head.onComplete();
+        if (checkpoints.enabled()) {
+            checkpoints.finished(state.part(), capture(true, 0));
+        }
+    }
+
+    /** Back to the restored checkpoint; true when this instance had already finished there. */
+    private boolean restore() {
+        nextCheckpoint = checkpoints.restoredId() + 1;
+        nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos();
+        WireIn in = checkpoints.restoredPart(state.part());
+        if (in == null) {
+            return false;
+        }
+        boolean finished = in.getByte() == 1;
+        reader.seek(in.getLong());
+        state.restoreFrom(in);
+        checkpoints.restored();
+        if (finished) {
+            state.endRestoredFinished();
+            checkpoints.finished(state.part(), capture(true, 0));
+        }
+        return finished;
+    }
+
+    private void checkpoint() {
+        if (checkpoints.backlogged()) {
+            // the disk is behind: take this checkpoint a little later rather than queue another
+            nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos() / 4;
+            return;
+        }
+        long id = nextCheckpoint++;
+        nextBarrierNanos = Math.max(nextBarrierNanos + checkpoints.intervalNanos(), System.nanoTime());
+        checkpoints.offer(id, state.part(), capture(false, id));
+        state.emitBarrier(id);
+    }
+
+    private WireOut capture(boolean finished, long id) {
+        WireOut out = new WireOut(256);
+        out.putByte(finished ? 1 : 0).putLong(reader.position());
+        state.snapshotTo(out, id);
+        return out;
     }
 
     @Override

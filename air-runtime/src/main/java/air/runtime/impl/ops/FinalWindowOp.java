@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * every epoch of the window holds exactly ONE), emits one result per key and releases the frames
  * no later window needs.
  */
-public final class FinalWindowOp<T> implements Counted, WindowFinal {
+public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshotting {
 
     private final OperatorInfo info;
     private final WindowDefinition window;
@@ -246,5 +246,50 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal {
     @Override
     public ProgressSnapshot snapshot() {
         return snapshot;
+    }
+
+    @Override
+    public void snapshotTo(air.channels.WireOut out, long checkpointId, ShuffleItemCodec codec) {
+        out.putLong(lastEmittedEnd).putLong(received).putLong(results).putInt(producersDone).putLong(downstreamWatermark);
+        out.putInt(producerFrontier.length);
+        for (long f : producerFrontier) {
+            out.putLong(f);
+        }
+        progress.snapshotTo(out);
+        if (ledger != null) {
+            ledger.snapshotTo(out);
+        }
+        out.putInt(open.size());
+        for (Map.Entry<Long, KeyedFrame<T>> e : open.entrySet()) {
+            FrameSnapshots.write(out, e.getKey(), e.getValue(), codec);
+        }
+    }
+
+    @Override
+    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec codec) {
+        lastEmittedEnd = in.getLong();
+        received = in.getLong();
+        results = in.getLong();
+        producersDone = in.getInt();
+        downstreamWatermark = in.getLong();
+        int producers = in.getCount(8);
+        if (producers != producerFrontier.length) {
+            throw in.malformed(info.name() + ": checkpointed state for " + producers + " producers, this instance has "
+                    + producerFrontier.length);
+        }
+        for (int p = 0; p < producers; p++) {
+            producerFrontier[p] = in.getLong();
+        }
+        progress.restoreFrom(in);
+        if (ledger != null) {
+            ledger.restoreFrom(in);
+        }
+        open.clear();
+        for (int n = in.getCount(1); n > 0; n--) {
+            FramePartial p = FrameSnapshots.read(in, codec);
+            frameAt(p.frameStart).merge(p);
+        }
+        long oldest = oldestOpen();
+        snapshot = oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, holdingBack());
     }
 }

@@ -17,6 +17,15 @@ public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
         return writer;
     }
 
+    /** The checkpointed writer inside {@code writer} (guarded or not); fails if it is not one. */
+    public static air.runtime.api.CheckpointedSinkWriter<?> checkpointed(SinkWriter<?> writer) {
+        SinkWriter<?> inner = writer instanceof GuardedWriter<?> g ? g.writer : writer;
+        if (inner instanceof air.runtime.api.CheckpointedSinkWriter<?> c) {
+            return c;
+        }
+        throw new IllegalStateException(inner.getClass().getName() + " is not a CheckpointedSinkWriter");
+    }
+
     @Override
     public void write(T item) {
         writer.write(item);

@@ -16,7 +16,7 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
  * its end, then one watermark per frame boundary to every destination. Records at or below the
  * current watermark are late: dropped and counted, never silently.
  */
-public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, WindowPartial {
+public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, WindowPartial, Snapshotting, ChainTail {
 
     private final OperatorInfo info;
     private final long slide;
@@ -221,6 +221,62 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     @Override
     public long partialsSent() {
         return partialsSent;
+    }
+
+    /** Restored as finished: tells every destination again that this producer ended, and closes the late-record sink. */
+    @Override
+    public void endAgainAfterRestore() {
+        out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
+        if (lateRecords != null) {
+            lateRecords.close();
+        }
+    }
+
+    /** Checkpointing: everything sent so far belongs to checkpoint {@code id}; tells every destination. */
+    @Override
+    public void emitBarrier(long id) {
+        out.broadcast(new ShuffleItem.Barrier(out.producer(), id));
+    }
+
+    @Override
+    public void snapshotTo(air.channels.WireOut o, long checkpointId, ShuffleItemCodec codec) {
+        o.putLong(watermark).putLong(sentBoundary).putLong(received).putLong(late).putLong(partialsSent);
+        if (credit != null) {
+            credit.snapshotTo(o);
+        }
+        if (lateRecords != null) {
+            o.putBytes(GuardedWriter.checkpointed(lateRecords).snapshot(checkpointId));
+        }
+        long[] starts = open.keySet().toSortedArray();
+        o.putInt(starts.length);
+        for (long start : starts) {
+            FrameSnapshots.write(o, start, open.get(start), codec);
+        }
+    }
+
+    @Override
+    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec codec) {
+        watermark = in.getLong();
+        sentBoundary = in.getLong();
+        received = in.getLong();
+        late = in.getLong();
+        partialsSent = in.getLong();
+        if (credit != null) {
+            credit.restoreFrom(in);
+        }
+        if (lateRecords != null) {
+            GuardedWriter.checkpointed(lateRecords).restore(in.getBytes());
+        }
+        open.clear();
+        current = null;
+        currentStart = Long.MAX_VALUE;
+        currentEnd = Long.MIN_VALUE;
+        for (int n = in.getCount(1); n > 0; n--) {
+            FramePartial p = FrameSnapshots.read(in, codec);
+            KeyedFrame<T> frame = frames.create();
+            frame.merge(p);
+            open.put(p.frameStart, frame);
+        }
     }
 
 }

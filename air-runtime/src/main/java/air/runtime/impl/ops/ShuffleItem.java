@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 /** What travels on a shuffle edge: per-frame partial aggregates and progress markers. */
 public sealed interface ShuffleItem permits FramePartial, ShuffleItem.Watermark, ShuffleItem.EndOfStream,
-        ShuffleItem.Credit, ShuffleItem.CreditRange {
+        ShuffleItem.Credit, ShuffleItem.CreditRange, ShuffleItem.Barrier {
 
     /** The index of the upstream instance that sent it: one FIFO channel per producer. */
     int producer();
@@ -16,4 +16,7 @@ public sealed interface ShuffleItem permits FramePartial, ShuffleItem.Watermark,
 
     /** Hew-meld: the producer's whole share of every epoch in {@code [from, to)}, for which it had no data. */
     record CreditRange(int producer, long from, long to) implements ShuffleItem { }
+
+    /** Checkpointing: everything the producer sent before this belongs to checkpoint {@code id}, nothing after. */
+    record Barrier(int producer, long id) implements ShuffleItem { }
 }

@@ -15,7 +15,7 @@ public final class ShuffleItemCodec {
     /** A decoded item and the global index of the final-aggregate instance it is for. */
     public record Addressed(int destination, ShuffleItem item) { }
 
-    private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5;
+    private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5, BARRIER = 6;
     private static final int LONG_KEYS = 0, OBJECT_KEYS = 1;
     private static final int STRING = 1, LONG = 2, INTEGER = 3;
 
@@ -51,6 +51,7 @@ public final class ShuffleItemCodec {
             case ShuffleItem.EndOfStream e -> out.putByte(END).putInt(destination).putInt(e.producer());
             case ShuffleItem.Credit c -> out.putByte(CREDIT).putInt(destination).putInt(c.producer()).putLong(c.epoch()).putLong(c.amount());
             case ShuffleItem.CreditRange r -> out.putByte(RANGE).putInt(destination).putInt(r.producer()).putLong(r.from()).putLong(r.to());
+            case ShuffleItem.Barrier b -> out.putByte(BARRIER).putInt(destination).putInt(b.producer()).putLong(b.id());
         }
     }
 
@@ -76,6 +77,15 @@ public final class ShuffleItemCodec {
     }
 
     public Addressed read(WireIn in, int producers, int destinations) {
+        Addressed item = readEmbedded(in, producers, destinations);
+        if (in.remaining() != 0) {
+            throw in.malformed(in.remaining() + " stray byte(s) after a shuffle item");
+        }
+        return item;
+    }
+
+    /** One item from a longer stream (a checkpoint holds several); the rest stays unread. */
+    public Addressed readEmbedded(WireIn in, int producers, int destinations) {
         int kind = in.getByte();
         int destination = in.getInt();
         int producer = in.getInt();
@@ -108,11 +118,9 @@ public final class ShuffleItemCodec {
             case END -> new ShuffleItem.EndOfStream(producer);
             case CREDIT -> new ShuffleItem.Credit(producer, in.getLong(), in.getLong());
             case RANGE -> new ShuffleItem.CreditRange(producer, in.getLong(), in.getLong());
+            case BARRIER -> new ShuffleItem.Barrier(producer, in.getLong());
             default -> throw in.malformed("unknown shuffle item kind " + kind);
         };
-        if (in.remaining() != 0) {
-            throw in.malformed(in.remaining() + " stray byte(s) after a shuffle item");
-        }
         return new Addressed(destination, item);
     }
 }

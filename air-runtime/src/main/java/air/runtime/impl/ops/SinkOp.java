@@ -4,7 +4,7 @@ import air.runtime.api.SinkWriter;
 import air.runtime.plan.OperatorInfo;
 
 /** The tail that hands records to a user sink writer. */
-public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted {
+public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
 
     private final OperatorInfo info;
     private final SinkWriter<? super T> writer;
@@ -55,5 +55,37 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     @Override
     public long received() {
         return received;
+    }
+
+    @Override
+    public void emitBarrier(long id) {
+        // the sink ends the chain: its state is in the checkpoint, nothing goes further
+    }
+
+    @Override
+    public void endAgainAfterRestore() {
+        onComplete();
+    }
+
+    @Override
+    public void snapshotTo(air.channels.WireOut out, long checkpointId, ShuffleItemCodec frames) {
+        byte[] state;
+        try {
+            state = GuardedWriter.checkpointed(writer).snapshot(checkpointId);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to snapshot for checkpoint " + checkpointId, e);
+        }
+        out.putLong(received).putBytes(state);
+    }
+
+    @Override
+    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec frames) {
+        received = in.getLong();
+        byte[] state = in.getBytes();
+        try {
+            GuardedWriter.checkpointed(writer).restore(state);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to restore its checkpointed state", e);
+        }
     }
 }

@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
  * clock from the newest timestamp it or a sibling instance in this JVM has seen
  * ({@link EventClock}); with no timestamp seen yet it publishes nothing.
  */
-public final class TimestampOp<T> extends ForwardingOperator<T, T> {
+public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Snapshotting {
 
     private final ToLongFunction<? super T> timestampFn;
     private final long allowedDisorder;
@@ -121,5 +121,18 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> {
     @Override
     public long received() {
         return received;
+    }
+
+    @Override
+    public void snapshotTo(air.channels.WireOut out, long checkpointId, ShuffleItemCodec frames) {
+        out.putLong(maxSeen).putLong(lastWatermark).putLong(received);
+    }
+
+    @Override
+    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec frames) {
+        maxSeen = in.getLong();
+        lastWatermark = in.getLong();
+        received = in.getLong();
+        receivedAtBatch = received;
     }
 }

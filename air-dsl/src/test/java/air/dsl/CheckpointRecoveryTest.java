@@ -1,0 +1,177 @@
+package air.dsl;
+
+import static air.dsl.TestPipelines.config;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.runtime.JobConfig;
+import air.runtime.JobFailedException;
+import air.runtime.api.CheckpointStore;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.Progress;
+import air.runtime.plan.Routing;
+import air.runtime.sink.CollectSink;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Checkpointing and rollback in one JVM: a job that fails after checkpoints were written is run
+ * again with the same directory and resumes from the newest one; its output is exactly what a
+ * failure-free run gives — nothing lost, nothing twice.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CheckpointRecoveryTest {
+
+    private static final long N = 6_000;
+
+    /** The file store, counting writes, and failing the write of checkpoint {@code failWrite} once. */
+    static final class WatchedStore implements CheckpointStore {
+        final CheckpointStore inner;
+        final AtomicInteger writes = new AtomicInteger();
+        volatile long failWrite = -1;
+
+        WatchedStore(Path dir) {
+            inner = Checkpoints.toDirectory(dir);
+        }
+
+        @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+            if (id == failWrite) {
+                failWrite = -1;
+                throw new IOException("disk full (injected)");
+            }
+            inner.write(job, id, peer, peers, parts);
+            writes.incrementAndGet();
+        }
+        @Override public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
+            return inner.newestComplete(job, peer, peers);
+        }
+        @Override public void discardNewerThan(String job, long id, int peer) throws IOException {
+            inner.discardNewerThan(job, id, peer);
+        }
+        @Override public String describe() {
+            return inner.describe();
+        }
+    }
+
+    /** Runs the job; {@code failAfterWrites} > 0 makes a map throw once that many checkpoints are on disk. */
+    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, CollectSink<WindowResult<Long, Long>> sink,
+                            int failAfterWrites, SimpleMeterRegistry registry) {
+        AtomicBoolean armed = new AtomicBoolean(failAfterWrites > 0);
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(N, i -> i).paced(4_000, System.nanoTime()))
+                .map(i -> {
+                    if (armed.get() && store.writes.get() >= failAfterWrites && armed.getAndSet(false)) {
+                        throw new IllegalStateException("injected failure");
+                    }
+                    return i;
+                })
+                .withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 13)
+                .window(window)
+                .aggregate(Aggregations.count())
+                .writeTo(sink);
+        JobConfig c = config(2).batchSize(16).routing(routing).progress(progress).checkpoints(store, 40).meterRegistry(registry);
+        p.execute(c);
+    }
+
+    private static Map<String, Long> batch(WindowDefinition window) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (long i = 0; i < N; i++) {
+            for (long start = Math.floorDiv(i, window.slide()) * window.slide(); start > i - window.size(); start -= window.slide()) {
+                counts.merge("[" + start + "," + (start + window.size()) + ") " + (i % 13), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    private static Map<String, Long> collected(List<WindowResult<Long, Long>> items) {
+        Map<String, Long> out = new TreeMap<>();
+        for (WindowResult<Long, Long> r : items) {
+            Long before = out.put("[" + r.start() + "," + r.end() + ") " + r.key(), r.value());
+            assertThat(before).as("result emitted twice: " + r).isNull();
+        }
+        return out;
+    }
+
+    private static double count(SimpleMeterRegistry registry, String name) {
+        return registry.find(name).counter() == null ? 0 : registry.find(name).counter().count();
+    }
+
+    @ParameterizedTest(name = "{0} routing={1} progress={2}")
+    @CsvSource({"tumbling,KEY,WATERMARK", "tumbling,AIR,HEWMELD", "sliding,KEY,HEWMELD", "sliding,AIR,WATERMARK"})
+    void a_failed_job_resumes_from_its_newest_checkpoint_exactly_once(String kind, Routing routing, Progress progress, @TempDir Path dir) {
+        WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(100) : Windows.sliding(200, 100);
+        WatchedStore store = new WatchedStore(dir);
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        SimpleMeterRegistry first = new SimpleMeterRegistry();
+        assertThatThrownBy(() -> run(window, routing, progress, store, sink, 2, first))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure");
+        assertThat(count(first, "air.checkpoints")).isGreaterThanOrEqualTo(2);
+
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run(window, routing, progress, store, sink, 0, second);
+        assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
+        assertThat(collected(sink.items())).isEqualTo(batch(window));
+    }
+
+    @Test
+    void a_checkpoint_that_cannot_be_written_fails_the_job_and_the_rerun_resumes_from_the_one_before(@TempDir Path dir) {
+        WindowDefinition window = Windows.tumbling(100);
+        WatchedStore store = new WatchedStore(dir);
+        store.failWrite = 3;
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        assertThatThrownBy(() -> run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, new SimpleMeterRegistry()))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("checkpoint 3 could not be written")
+                .hasMessageContaining("disk full (injected)");
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, second);
+        assertThat(count(second, "air.recoveries")).isEqualTo(1);
+        assertThat(collected(sink.items())).isEqualTo(batch(window));
+    }
+
+    @Test
+    void a_failure_right_after_recovery_is_recovered_from_too(@TempDir Path dir) {
+        WindowDefinition window = Windows.tumbling(100);
+        WatchedStore store = new WatchedStore(dir);
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        assertThatThrownBy(() -> run(window, Routing.AIR, Progress.HEWMELD, store, sink, 2, new SimpleMeterRegistry()))
+                .hasMessageContaining("injected failure");
+        // fails again at once, before the resumed run has written a checkpoint of its own
+        int before = store.writes.get();
+        assertThatThrownBy(() -> run(window, Routing.AIR, Progress.HEWMELD, store, sink, before, new SimpleMeterRegistry()))
+                .hasMessageContaining("injected failure");
+        SimpleMeterRegistry third = new SimpleMeterRegistry();
+        run(window, Routing.AIR, Progress.HEWMELD, store, sink, 0, third);
+        assertThat(count(third, "air.recoveries")).isEqualTo(1);
+        assertThat(collected(sink.items())).isEqualTo(batch(window));
+    }
+
+    @Test
+    void sinks_and_aggregations_that_cannot_roll_back_are_refused_when_the_job_starts(@TempDir Path dir) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(10, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> 0L).window(Windows.tumbling(5))
+                .aggregate(Aggregations.count()).writeTo(Sinks.print());
+        assertThatThrownBy(() -> p.execute(config(1).checkpoints(Checkpoints.toDirectory(dir), 100)))
+                .hasMessageContaining("is not exactly-once").hasMessageContaining("CheckpointedSinkWriter");
+        Pipeline q = Pipeline.create();
+        q.readFrom(Sources.generate(10, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> 0L).window(Windows.tumbling(5))
+                .reduce(Long::sum).writeTo(Sinks.collect());
+        assertThatThrownBy(() -> q.execute(config(1).checkpoints(Checkpoints.toDirectory(dir), 100)))
+                .hasMessageContaining("has no accumulator codec").hasMessageContaining("cannot be checkpointed");
+        assertThatThrownBy(() -> config(1).checkpoints(Checkpoints.toDirectory(dir), 0)).hasMessageContaining("intervalMs must be >= 1");
+    }
+}

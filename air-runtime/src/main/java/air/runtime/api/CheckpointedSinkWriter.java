@@ -1,0 +1,16 @@
+package air.runtime.api;
+
+/**
+ * A sink writer whose output is exactly-once under checkpointing: what it has written up to a
+ * checkpoint is captured by {@link #snapshot} (made durable, or returned as state), and after a
+ * rollback {@link #restore} brings it back to that point, forgetting what was written after it.
+ * Jobs with checkpoints refuse sinks that are not of this kind.
+ */
+public interface CheckpointedSinkWriter<T> extends SinkWriter<T> {
+
+    /** Everything written so far, as state to restore; called on the writer's thread between writes. */
+    byte[] snapshot(long checkpointId);
+
+    /** Back to the state of a {@link #snapshot}: called before any write of a restarted job. */
+    void restore(byte[] state);
+}

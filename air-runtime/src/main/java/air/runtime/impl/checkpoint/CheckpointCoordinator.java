@@ -1,0 +1,156 @@
+package air.runtime.impl.checkpoint;
+
+import air.runtime.api.CheckpointStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This peer's side of one job's checkpoints: collects every local tasklet's part of each
+ * checkpoint and, once all are in, writes them to the store on a writer thread of its own, in
+ * checkpoint order, so that tasklets never wait for the disk. A tasklet that has finished counts
+ * with its last state for every later checkpoint. Meters: {@code air.checkpoint.duration} (first
+ * part to durable), {@code air.checkpoint.size} (bytes), {@code air.checkpoints} (written).
+ */
+public final class CheckpointCoordinator implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
+
+    private final CheckpointStore store;
+    private final String job;
+    private final String jobName;
+    private final int peer;
+    private final int peers;
+    private volatile Set<String> expected = Set.of();
+    private final Consumer<Throwable> onFailure;
+    private final TreeMap<Long, Map<String, byte[]>> pending = new TreeMap<>();
+    private final Map<Long, Long> startedNanos = new HashMap<>();
+    private final Map<String, byte[]> finished = new HashMap<>();
+    private final ExecutorService writer;
+    private final AtomicInteger inProgress = new AtomicInteger();
+    private final Timer duration;
+    private final DistributionSummary size;
+    private final Counter written;
+    private volatile long lastWritten;
+
+    /**
+     * @param job the store's key of this pipeline and layout
+     */
+    public CheckpointCoordinator(CheckpointStore store, String job, String jobName, int peer, int peers,
+                                 long restoredId, MeterRegistry registry, Consumer<Throwable> onFailure) {
+        this.store = store;
+        this.job = job;
+        this.jobName = jobName;
+        this.peer = peer;
+        this.peers = peers;
+        this.onFailure = onFailure;
+        this.lastWritten = restoredId;
+        this.writer = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name(jobName + "/checkpoint-writer").unstarted(r));
+        this.duration = Timer.builder("air.checkpoint.duration").tag("job", jobName).description("first part to durable, this peer")
+                .register(registry);
+        this.size = DistributionSummary.builder("air.checkpoint.size").tag("job", jobName).baseUnit("bytes").register(registry);
+        this.written = Counter.builder("air.checkpoints").tag("job", jobName).description("checkpoints written by this peer")
+                .register(registry);
+    }
+
+    /** The part names of every local tasklet; set once, before any tasklet runs. */
+    public void expect(Set<String> parts) {
+        expected = Set.copyOf(parts);
+    }
+
+    /** A tasklet's part of checkpoint {@code id}; tasklets offer their parts in increasing id order. */
+    public synchronized void offer(long id, String part, byte[] bytes) {
+        if (id <= lastWritten) {
+            return;
+        }
+        Map<String, byte[]> parts = pending.computeIfAbsent(id, k -> {
+            startedNanos.put(k, System.nanoTime());
+            inProgress.incrementAndGet();
+            return new HashMap<>();
+        });
+        parts.put(part, bytes);
+        drain();
+    }
+
+    /** A tasklet ended: {@code bytes} stands for it in every checkpoint not yet written. */
+    public synchronized void finished(String part, byte[] bytes) {
+        finished.put(part, bytes);
+        drain();
+    }
+
+    private void drain() {
+        while (!pending.isEmpty()) {
+            long id = pending.firstKey();
+            Map<String, byte[]> parts = pending.get(id);
+            for (String name : expected) {
+                if (!parts.containsKey(name) && !finished.containsKey(name)) {
+                    return;
+                }
+            }
+            Map<String, byte[]> all = new HashMap<>(finished);
+            all.putAll(parts);
+            pending.remove(id);
+            long started = startedNanos.remove(id);
+            writer.execute(() -> write(id, all, started));
+        }
+    }
+
+    private void write(long id, Map<String, byte[]> parts, long started) {
+        try {
+            store.write(job, id, peer, peers, parts);
+            long bytes = parts.values().stream().mapToLong(b -> b.length).sum();
+            long nanos = System.nanoTime() - started;
+            duration.record(nanos, TimeUnit.NANOSECONDS);
+            size.record(bytes);
+            written.increment();
+            lastWritten = id;
+            LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms", jobName, id, peer, parts.size(), bytes,
+                    nanos / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
+        } finally {
+            inProgress.decrementAndGet();
+        }
+    }
+
+    /** Whether a checkpoint is being taken or written on this peer now. */
+    public boolean inProgress() {
+        return inProgress.get() > 0;
+    }
+
+    /** Checkpoints begun on this peer (a first part offered) and not yet durable. */
+    public int underWay() {
+        return inProgress.get();
+    }
+
+    public long lastWritten() {
+        return lastWritten;
+    }
+
+    /** Waits for the writes already handed over, then stops the writer thread. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(60, TimeUnit.SECONDS)) {
+                writer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            writer.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.api.CheckpointStore;
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.cluster.PlanFingerprint;
+import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.TailSpec;
+import air.runtime.plan.VertexPlan;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A checkpointed job's start on this peer: refuses what cannot be checkpointed, finds the newest
+ * complete checkpoint of the same pipeline and layout, drops this peer's parts of newer, unfinished
+ * ones, and counts the tasklets back to their restored state (status RECOVERING until then).
+ * Meters: {@code air.recovery.duration} (start to every tasklet restored), {@code air.recoveries}.
+ */
+final class Recovery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+    private final JobConfig config;
+    private final String key;
+    private final int self;
+    private final int peers;
+    private final MeterRegistry registry;
+    private final long startNanos;
+    private final long restoredId;
+    private final Map<String, byte[]> parts;
+    private final AtomicInteger restoring = new AtomicInteger();
+
+    private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
+                     Optional<CheckpointStore.Restored> restored) {
+        this.config = config;
+        this.key = key;
+        this.self = self;
+        this.peers = peers;
+        this.registry = registry;
+        this.startNanos = startNanos;
+        this.restoredId = restored.map(CheckpointStore.Restored::id).orElse(0L);
+        this.parts = restored.map(CheckpointStore.Restored::parts).orElse(null);
+    }
+
+    static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
+        long start = System.nanoTime();
+        for (VertexPlan v : plan.vertices()) {
+            if (v.tail() instanceof TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
+                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
+                        + pw.info() + " has no accumulator codec, so its state cannot be checkpointed; "
+                        + "use a built-in aggregation or Aggregations.of(..., codec)");
+            }
+        }
+        String key = config.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + digest(PlanFingerprint.of(plan, config, peers));
+        CheckpointStore store = config.checkpointStore();
+        Optional<CheckpointStore.Restored> restored;
+        try {
+            restored = store.newestComplete(key, self, peers);
+            store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
+        } catch (IOException e) {
+            throw new IllegalStateException("job '" + config.name() + "': cannot read the checkpoints in " + store.describe() + ": " + e, e);
+        }
+        return new Recovery(config, key, self, peers, registry, start, restored);
+    }
+
+    private static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    long restoredId() {
+        return restoredId;
+    }
+
+    CheckpointCoordinator coordinator(Consumer<Throwable> onFailure) {
+        return new CheckpointCoordinator(config.checkpointStore(), key, config.name(), self, peers, restoredId, registry, onFailure);
+    }
+
+    /** Each tasklet's link to checkpoints, with its restored part; a part missing from the checkpoint is an error. */
+    Function<String, Checkpointing> forTasklets(CheckpointCoordinator coordinator) {
+        long interval = config.checkpointIntervalMs() * 1_000_000L;
+        return part -> {
+            byte[] bytes = null;
+            if (parts != null) {
+                bytes = parts.get(part);
+                if (bytes == null) {
+                    throw new IllegalStateException("job '" + config.name() + "': checkpoint " + restoredId + " in "
+                            + config.checkpointStore().describe() + " has no state for tasklet " + part + " on peer " + self);
+                }
+                restoring.incrementAndGet();
+            }
+            return new Checkpointing(coordinator, interval, restoredId, bytes, this::restored);
+        };
+    }
+
+    private void restored() {
+        if (restoring.decrementAndGet() == 0) {
+            long nanos = System.nanoTime() - startNanos;
+            Timer.builder("air.recovery.duration").tag("job", config.name()).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+            Counter.builder("air.recoveries").tag("job", config.name()).register(registry).increment();
+            LOG.info("job '{}' RUNNING again on peer {}: every tasklet back at checkpoint {} after {} ms", config.name(), self, restoredId,
+                    nanos / 1_000_000);
+        }
+    }
+
+    /** Whether tasklets are still restoring their state. */
+    boolean recovering() {
+        return restoring.get() > 0;
+    }
+
+    void logStart() {
+        CheckpointStore store = config.checkpointStore();
+        if (parts != null) {
+            LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId, store.describe());
+        } else {
+            LOG.info("job '{}': checkpoints every {} ms to {} (nothing to resume from)", config.name(), config.checkpointIntervalMs(),
+                    store.describe());
+        }
+    }
+}
