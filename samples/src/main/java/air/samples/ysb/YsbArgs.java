@@ -10,9 +10,21 @@ import java.util.Locale;
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
 public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs, int peers,
-                      YsbFaults faults) {
+                      YsbFaults faults, Query query) {
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--kill N] [--kill-seed S] [--quiet]\n"
+    /**
+     * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default) or
+     * {@code users}, a large-state job: all events counted per (10 s window, user id mod 2^20), so
+     * with {@code --rate 1M} every window holds about a million keys.
+     */
+    public enum Query {
+        YSB, USERS;
+
+        /** The key space of the users query. */
+        public static final long USER_KEYS = 1L << 20;
+    }
+
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -26,11 +38,12 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --checkpoints DIR        checkpointing and rollback: state to DIR; a rerun resumes from it\n"
             + "  --checkpoint-interval T  how often, e.g. 1s or 500ms (default 1s)\n"
             + "  --kill N     with --peers and --checkpoints: kill -9 a random peer N times, restart, check the output\n"
-            + "  --kill-seed S  seed of the kills' victims and moments (default 1)";
+            + "  --kill-seed S  seed of the kills' victims and moments (default 1)\n"
+            + "  --query Q    ysb (default) or users: every event counted per (window, user id mod 2^20), a large-state job";
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
-        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults);
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query);
     }
 
     /** Parses the arguments; a bad one throws IllegalArgumentException naming it. */
@@ -48,6 +61,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         long watermarkMs = 200;
         int peers = 1;
         YsbFaults faults = YsbFaults.NONE;
+        Query query = Query.YSB;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -63,6 +77,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--checkpoints" -> faults = faults.withCheckpoints(Path.of(value(args, ++i, a)));
                 case "--checkpoint-interval" -> faults = faults.withInterval(YsbFaults.parseMillis(a, value(args, ++i, a)));
                 case "--kill" -> faults = faults.withKills((int) Math.min(1000, positive(a, parseCount(a, value(args, ++i, a)))));
+                case "--query" -> query = parseQuery(value(args, ++i, a));
                 case "--kill-seed" -> faults = faults.withKillSeed(parseLong(a, value(args, ++i, a)));
                 case "--peers" -> {
                     long k = positive("--peers", parseCount("--peers", value(args, ++i, a)));
@@ -102,7 +117,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             out = Path.of("out", "ysb-" + n + ".csv");
         }
         return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, peers,
-                faults.validated(peers));
+                faults.validated(peers), query);
     }
 
     private static Progress parseProgress(String text) {
@@ -110,6 +125,14 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             return Progress.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--progress must be hewmeld or watermark, got '" + text + "'");
+        }
+    }
+
+    private static Query parseQuery(String text) {
+        try {
+            return Query.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--query must be ysb or users, got '" + text + "'");
         }
     }
 

@@ -45,7 +45,9 @@ public final class YsbRun {
         MeterRegistry registry = new SimpleMeterRegistry();
         YsbResultSink sink = new YsbResultSink(FirstOutput.fromEnvironment(cluster == null ? 0 : cluster.self()));
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
-        Pipeline pipeline = YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
+        Pipeline pipeline = args.query() == YsbArgs.Query.USERS
+                ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, sink)
+                : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
         JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);

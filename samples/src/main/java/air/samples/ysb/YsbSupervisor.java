@@ -70,7 +70,8 @@ final class YsbSupervisor {
         while (true) {
             attempt++;
             StartWatch started = new StartWatch(args.peers(), spec.output());
-            LocalCluster.Spec s = spec.withOutput(started)
+            // once one peer is gone the others cannot finish this attempt: stop them at once and restart sooner
+            LocalCluster.Spec s = spec.withOutput(started).withFailureGraceMs(0)
                     .withEnvironment(Map.of(FirstOutput.DIR, marks.toString(), FirstOutput.ATTEMPT, Integer.toString(attempt)));
             int[] codes;
             try (LocalCluster cluster = LocalCluster.start(s)) {
@@ -114,7 +115,7 @@ final class YsbSupervisor {
             recovery[k] = first == Long.MAX_VALUE ? -1 : first - kills.get(k);
         }
         long[] known = Arrays.stream(recovery).filter(r -> r >= 0).sorted().toArray();
-        YsbOutputCheck.Outcome o = YsbOutputCheck.check(args.out(), args.n(), args.seed(), args.rate());
+        YsbOutputCheck.Outcome o = YsbOutputCheck.check(args.out(), args);
         say(spec, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s rows=%d",
                 o.lost(), o.duplicated(), kills.size(), rank(known, 0.50), rank(known, 0.95),
                 known.length == 0 ? "n/a" : Long.toString(known[known.length - 1]), o.rows());

@@ -26,12 +26,20 @@ class YsbFaultToleranceIT {
             "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
 
     private static List<String> run(Path dir, String... extra) throws Exception {
-        List<String> argv = new ArrayList<>(List.of("400M", "1", "--peers", "4", "--checkpoints", dir.resolve("ck").toString(),
+        return run(dir, "400M", extra);
+    }
+
+    private static List<String> run(Path dir, String n, String... extra) throws Exception {
+        return run(JVM, dir, n, extra);
+    }
+
+    private static List<String> run(List<String> jvm, Path dir, String n, String... extra) throws Exception {
+        List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--checkpoints", dir.resolve("ck").toString(),
                 "--checkpoint-interval", "500ms", "--quiet", "--out", dir.resolve("ysb.csv").toString()));
         argv.addAll(List.of(extra));
         List<String> out = Collections.synchronizedList(new ArrayList<>());
         YsbArgs args = YsbArgs.parse(argv.toArray(String[]::new));
-        LocalCluster.Spec spec = LocalCluster.Spec.of(4, YsbMain.class.getName(), argv).withJvmOptions(JVM).withOutput(out::add);
+        LocalCluster.Spec spec = LocalCluster.Spec.of(4, YsbMain.class.getName(), argv).withJvmOptions(jvm).withOutput(out::add);
         int rc = YsbSupervisor.run(args, spec);
         assertThat(rc).as(String.join("\n", out)).isZero();
         return out;
@@ -47,6 +55,17 @@ class YsbFaultToleranceIT {
         assertThat(out).anyMatch(l -> l.startsWith("[peer 0] RESULT") && l.contains("sha256=" + REFERENCE_400M));
         assertThat(out).contains("[peer 0] ysb: checksum matches the reference (YSB-SPEC 6.3)");
         assertThat(out).anyMatch(l -> l.contains("RECOVERING on peer") && l.contains("resuming from checkpoint"));
+    }
+
+    @Test
+    void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
+        List<String> bigger = List.of("-Xmx1g", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
+        List<String> out = run(bigger, dir, "40M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
+        String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
+        System.out.println(check);
+        assertThat(check).startsWith("CHECK lost=0 dup=0 kills=3 ");
+        long keysPerWindow = Long.parseLong(check.replaceAll(".* rows=(\\d+).*", "$1")) / 4;
+        assertThat(keysPerWindow).as("keys per window").isGreaterThan(1_000_000);
     }
 
     @Test

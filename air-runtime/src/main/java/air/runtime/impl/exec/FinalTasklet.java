@@ -88,7 +88,10 @@ final class FinalTasklet extends Tasklet {
             List<ShuffleItem> release = new ArrayList<>(held);
             held.clear();
             for (ShuffleItem h : release) {
-                done |= onAligned(h);
+                if (done) {
+                    break; // the aggregation completed: what is left can only be its producers' last words
+                }
+                done = onAligned(h);
             }
         }
         return done;

@@ -34,6 +34,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshottin
     private volatile ProgressSnapshot snapshot = ProgressSnapshot.IDLE;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
     private long lastEmittedEnd = Long.MIN_VALUE;
+    private boolean completed;
     private long received;
     private long results;
 
@@ -54,7 +55,11 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshottin
 
     @Override
     public boolean onItem(ShuffleItem item) {
+        if (completed) {
+            return true; // under watermarks the last producer's end of stream can follow the completing watermark
+        }
         boolean done = handle(item);
+        completed = done;
         long oldest = oldestOpen();
         // progress only moves on control items; a partial only matters when it opens an older epoch
         if (done || !(item instanceof FramePartial) || oldest != snapshot.oldestOpenEpoch()) {

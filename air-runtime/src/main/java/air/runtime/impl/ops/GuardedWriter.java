@@ -31,8 +31,14 @@ public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
         writer.write(item);
     }
 
+    /** Closes the writer once; a second close is a bug upstream, logged with where it came from, and ignored. */
     @Override
     public void close() {
+        if (closed) {
+            org.slf4j.LoggerFactory.getLogger(GuardedWriter.class).warn("sink writer {} closed twice; the second close is ignored",
+                    writer.getClass().getName(), new IllegalStateException("second close"));
+            return;
+        }
         closed = true;
         writer.close();
     }
