@@ -25,15 +25,12 @@ class YsbFaultToleranceIT {
     private static final List<String> JVM = List.of("-Xmx384m", "-XX:CompileCommand=quiet",
             "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
 
+    /** YSB-mem, 400M events, over four peers with checkpoints every 500 ms, plus {@code extra} arguments. */
     private static List<String> run(Path dir, String... extra) throws Exception {
-        return run(dir, "400M", extra);
+        return runWith(JVM, dir, "400M", extra);
     }
 
-    private static List<String> run(Path dir, String n, String... extra) throws Exception {
-        return run(JVM, dir, n, extra);
-    }
-
-    private static List<String> run(List<String> jvm, Path dir, String n, String... extra) throws Exception {
+    private static List<String> runWith(List<String> jvm, Path dir, String n, String... extra) throws Exception {
         List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--checkpoints", dir.resolve("ck").toString(),
                 "--checkpoint-interval", "500ms", "--quiet", "--out", dir.resolve("ysb.csv").toString()));
         argv.addAll(List.of(extra));
@@ -60,7 +57,7 @@ class YsbFaultToleranceIT {
     @Test
     void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
         List<String> bigger = List.of("-Xmx1g", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
-        List<String> out = run(bigger, dir, "40M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
+        List<String> out = runWith(bigger, dir, "40M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
         System.out.println(check);
         assertThat(check).startsWith("CHECK lost=0 dup=0 kills=3 ");
