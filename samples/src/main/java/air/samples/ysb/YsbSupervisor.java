@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  * {@code --kill N}, is {@code kill -9}ed at a seeded random moment) restarts every peer, which
  * resume from the newest complete checkpoint. After a run with kills it checks the output against a
  * plain loop and prints {@code CHECK lost=.. dup=.. kills=.. recovery_p50_ms=..}: recovery is from
- * the kill to the first result row the restarted peers emit.
+ * the kill to the first result row the restarted peers emit; {@code running_again} is from the kill
+ * to every restarted peer back at the checkpoint and running.
  */
 final class YsbSupervisor {
 
@@ -26,16 +27,23 @@ final class YsbSupervisor {
     private static final long KILL_SPREAD_MS = 2_500;
     /** The log line of a job that has agreed its plan with every peer and runs. */
     private static final String JOB_STARTING = "job 'ysb-mem' starting";
+    /** The log line of a peer whose tasklets are all back at the restored checkpoint. */
+    private static final String RUNNING_AGAIN = "job 'ysb-mem' RUNNING again on peer";
 
     /** Passes the peers' output on and notes when every peer's job has started. */
     private static final class StartWatch implements java.util.function.Consumer<String> {
         private final java.util.function.Consumer<String> out;
         private final java.util.Set<String> startedPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private final java.util.concurrent.CountDownLatch all;
+        private final java.util.Set<String> restoredPeers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private final int peers;
+        /** Wall-clock time at which the last peer of this attempt was running again after a restore, or 0. */
+        private volatile long allRestoredMs;
 
         StartWatch(int peers, java.util.function.Consumer<String> out) {
             this.out = out;
             this.all = new java.util.concurrent.CountDownLatch(peers);
+            this.peers = peers;
         }
 
         @Override
@@ -43,6 +51,10 @@ final class YsbSupervisor {
             out.accept(line);
             if (line.startsWith("[peer ") && line.contains(JOB_STARTING) && startedPeers.add(line.substring(0, line.indexOf(']')))) {
                 all.countDown();
+            }
+            if (line.startsWith("[peer ") && line.contains(RUNNING_AGAIN) && restoredPeers.add(line.substring(0, line.indexOf(']')))
+                    && restoredPeers.size() == peers) {
+                allRestoredMs = System.currentTimeMillis();
             }
         }
 
@@ -65,6 +77,7 @@ final class YsbSupervisor {
         SplittableRandom random = new SplittableRandom(faults.killSeed());
         Path marks = Files.createDirectories(faults.checkpoints().resolve("first-output"));
         List<Long> kills = new ArrayList<>();
+        List<Long> restoredAt = new ArrayList<>();
         int restarts = 0;
         int attempt = 0;
         while (true) {
@@ -84,6 +97,9 @@ final class YsbSupervisor {
                 }
                 codes = cluster.await(DAY_MS);
             }
+            if (attempt > 1) {
+                restoredAt.add(started.allRestoredMs);
+            }
             int worst = Arrays.stream(codes).filter(c -> c != 0).findFirst().orElse(0);
             if (worst == 0) {
                 break;
@@ -98,11 +114,17 @@ final class YsbSupervisor {
             restarts++;
             say(spec, "[launcher] restart %d: every peer resumes from the newest checkpoint in %s", restarts, faults.checkpoints());
         }
-        return faults.kills() > 0 && !report(args, kills, marks, spec) ? 1 : 0;
+        return faults.kills() > 0 && !report(args, kills, restoredAt, marks, spec) ? 1 : 0;
     }
 
     /** Prints the checker line; true when nothing was lost or duplicated. */
-    private static boolean report(YsbArgs args, List<Long> kills, Path marks, LocalCluster.Spec spec) throws IOException {
+    private static boolean report(YsbArgs args, List<Long> kills, List<Long> restoredAt, Path marks, LocalCluster.Spec spec)
+            throws IOException {
+        long[] running = new long[Math.min(kills.size(), restoredAt.size())];
+        for (int k = 0; k < running.length; k++) {
+            running[k] = restoredAt.get(k) == 0 ? -1 : restoredAt.get(k) - kills.get(k);
+        }
+        long[] runningKnown = Arrays.stream(running).filter(r -> r >= 0).sorted().toArray();
         long[] recovery = new long[kills.size()];
         for (int k = 0; k < kills.size(); k++) {
             long first = Long.MAX_VALUE;
@@ -116,9 +138,11 @@ final class YsbSupervisor {
         }
         long[] known = Arrays.stream(recovery).filter(r -> r >= 0).sorted().toArray();
         YsbOutputCheck.Outcome o = YsbOutputCheck.check(args.out(), args);
-        say(spec, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s rows=%d",
+        say(spec, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s running_again_p50_ms=%s"
+                        + " running_again_p95_ms=%s rows=%d",
                 o.lost(), o.duplicated(), kills.size(), rank(known, 0.50), rank(known, 0.95),
-                known.length == 0 ? "n/a" : Long.toString(known[known.length - 1]), o.rows());
+                known.length == 0 ? "n/a" : Long.toString(known[known.length - 1]), rank(runningKnown, 0.50), rank(runningKnown, 0.95),
+                o.rows());
         return o.lost() == 0 && o.duplicated() == 0;
     }
 

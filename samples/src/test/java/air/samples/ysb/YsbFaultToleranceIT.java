@@ -57,11 +57,11 @@ class YsbFaultToleranceIT {
     @Test
     void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
         List<String> bigger = List.of("-Xmx1g", "-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
-        List<String> out = runWith(bigger, dir, "40M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
+        List<String> out = runWith(bigger, dir, "20M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
         System.out.println(check);
         assertThat(check).startsWith("CHECK lost=0 dup=0 kills=3 ");
-        long keysPerWindow = Long.parseLong(check.replaceAll(".* rows=(\\d+).*", "$1")) / 4;
+        long keysPerWindow = Long.parseLong(check.replaceAll(".* rows=(\\d+).*", "$1")) / 2;
         assertThat(keysPerWindow).as("keys per window").isGreaterThan(1_000_000);
     }
 
