@@ -54,5 +54,5 @@ ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s
 echo "RECOVERY layout=4x1 $(grep '^CHECK' "$TMP/log")"
 
 rm -rf "$TMP/ck"
-ysb "$TMP/log" 100M 1 --peers 4 --query users --rate 1M --checkpoints "$TMP/ck" --checkpoint-interval 1s --quiet --out "$TMP/out.csv"
+ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --checkpoints "$TMP/ck" --checkpoint-interval 1s --quiet --out "$TMP/out.csv"
 echo "LARGE_STATE layout=4x1 keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$(eps "$TMP/log")"
