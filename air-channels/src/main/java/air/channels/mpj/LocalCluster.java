@@ -180,7 +180,12 @@ public final class LocalCluster implements AutoCloseable {
                 for (int i = 0; i < processes.size(); i++) {
                     if (codes[i] == Integer.MIN_VALUE) {
                         spec.output().accept("[launcher] stopping peer " + i + (grace ? " after a peer failed" : ": time limit reached"));
-                        processes.get(i).destroyForcibly().waitFor();
+                        processes.get(i).destroyForcibly(); // all at once: tearing down a JVM takes the kernel a while
+                    }
+                }
+                for (int i = 0; i < processes.size(); i++) {
+                    if (codes[i] == Integer.MIN_VALUE) {
+                        processes.get(i).waitFor();
                         codes[i] = -1;
                     }
                 }

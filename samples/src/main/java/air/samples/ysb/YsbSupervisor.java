@@ -97,6 +97,7 @@ final class YsbSupervisor {
                 }
                 codes = cluster.await(DAY_MS);
             }
+            long endedMs = System.currentTimeMillis();
             if (attempt > 1) {
                 restoredAt.add(started.allRestoredMs);
             }
@@ -112,7 +113,8 @@ final class YsbSupervisor {
                 return 3;
             }
             restarts++;
-            say(spec, "[launcher] restart %d: every peer resumes from the newest checkpoint in %s", restarts, faults.checkpoints());
+            say(spec, "[launcher] restart %d: every peer resumes from the newest checkpoint in %s%s", restarts, faults.checkpoints(),
+                    kills.isEmpty() ? "" : " (the attempt ended " + (endedMs - kills.get(kills.size() - 1)) + " ms after the last kill)");
         }
         return faults.kills() > 0 && !report(args, kills, restoredAt, marks, spec) ? 1 : 0;
     }
