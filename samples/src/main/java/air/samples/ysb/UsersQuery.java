@@ -2,13 +2,11 @@ package air.samples.ysb;
 
 import air.dsl.Aggregations;
 import air.dsl.Pipeline;
-import air.dsl.Sources;
 import air.dsl.Windows;
 import air.dsl.ysb.YsbEvent;
 import air.dsl.ysb.YsbGenerator;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
-import air.runtime.source.GeneratorSource;
 
 /**
  * A job with large keyed state over the YSB events: every event counted per (10 s tumbling window,
@@ -26,12 +24,8 @@ final class UsersQuery {
 
     static Pipeline build(long n, YsbGenerator generator, long offeredRate, long scheduleStartNanos,
                           SinkFactory<? super WindowResult<Long, Long>> sink) {
-        GeneratorSource<YsbEvent> source = Sources.ysbMem(n, generator);
-        if (offeredRate > 0) {
-            source = source.paced(offeredRate, scheduleStartNanos);
-        }
         Pipeline pipeline = Pipeline.create();
-        pipeline.readFrom(source)
+        pipeline.readFrom(YsbQuery.source(n, generator, offeredRate, scheduleStartNanos))
                 .withTimestamps(YsbEvent::eventTime, 0)
                 .keyByLong(UsersQuery::keyOf)
                 .window(Windows.tumbling(YsbGenerator.WINDOW_MS))

@@ -23,6 +23,12 @@ public final class YsbQuery {
     private YsbQuery() {
     }
 
+    /** The YSB-mem events, paced at {@code offeredRate} from {@code scheduleStartNanos} in latency mode. */
+    static GeneratorSource<YsbEvent> source(long n, YsbGenerator generator, long offeredRate, long scheduleStartNanos) {
+        GeneratorSource<YsbEvent> source = Sources.ysbMem(n, generator);
+        return offeredRate > 0 ? source.paced(offeredRate, scheduleStartNanos) : source;
+    }
+
     /**
      * Builds the pipeline: filter views, project, join ad to campaign in a hash map, key by
      * campaign, count per 10 s tumbling window.
@@ -33,12 +39,8 @@ public final class YsbQuery {
     public static Pipeline build(long n, YsbGenerator generator, long offeredRate, long scheduleStartNanos,
                                  SinkFactory<? super WindowResult<Long, Long>> sink) {
         LongLongHashMap campaignOfAd = generator.adToCampaign();
-        GeneratorSource<YsbEvent> source = Sources.ysbMem(n, generator);
-        if (offeredRate > 0) {
-            source = source.paced(offeredRate, scheduleStartNanos);
-        }
         Pipeline pipeline = Pipeline.create();
-        pipeline.readFrom(source)
+        pipeline.readFrom(source(n, generator, offeredRate, scheduleStartNanos))
                 .withTimestamps(YsbEvent::eventTime, 0)
                 .filter(e -> e.eventType() == YsbEvent.VIEW)
                 .map(e -> new AdView(e.adId(), e.eventTime()))

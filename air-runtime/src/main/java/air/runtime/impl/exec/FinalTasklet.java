@@ -124,13 +124,7 @@ final class FinalTasklet extends Tasklet {
         for (int p = 0; p < producers; p++) {
             ended[p] = in.getByte() == 1;
         }
-        state.restoreFrom(in);
-        checkpoints.restored();
-        if (finished) {
-            state.endRestoredFinished();
-            checkpoints.finished(state.part(), capture(true, 0));
-        }
-        return finished;
+        return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
     }
 
     private WireOut capture(boolean finished, long id) {

@@ -88,13 +88,7 @@ final class SourceTasklet<T> extends Tasklet {
         }
         boolean finished = in.getByte() == 1;
         reader.seek(in.getLong());
-        state.restoreFrom(in);
-        checkpoints.restored();
-        if (finished) {
-            state.endRestoredFinished();
-            checkpoints.finished(state.part(), capture(true, 0));
-        }
-        return finished;
+        return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
     }
 
     private void checkpoint() {

@@ -37,10 +37,22 @@ final class TaskletState {
         }
     }
 
-    void restoreFrom(WireIn in) {
+    /**
+     * Restores the chain from the rest of the tasklet's part; when the tasklet had finished at
+     * the checkpoint, ends it again and hands its last state ({@code finalState}) to the checkpoints.
+     *
+     * @return whether the tasklet had finished
+     */
+    boolean restoreChain(WireIn in, boolean finished, Checkpointing checkpoints, java.util.function.Supplier<WireOut> finalState) {
         for (Stateful s : ops) {
             s.op().restoreFrom(in, s.frames());
         }
+        checkpoints.restored();
+        if (finished) {
+            endRestoredFinished();
+            checkpoints.finished(part, finalState.get());
+        }
+        return finished;
     }
 
     /** Sends the barrier of checkpoint {@code id} downstream, behind everything the chain has sent. */
