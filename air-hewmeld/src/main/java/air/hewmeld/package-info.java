@@ -5,19 +5,22 @@
  * <h2>Definitions</h2>
  * <ul>
  *   <li><b>Epoch</b>: the slice of event time one window pane (frame) covers, {@code [e, e + length)}.</li>
- *   <li><b>Domain</b>: where an epoch's results are finalised. Under AIR routing an epoch has one
- *       domain, its owner ({@code epoch index mod W}); under KEY routing every final instance is a
- *       domain of its own for every epoch.</li>
+ *   <li><b>Domain</b>: where an epoch's results are finalised. Under AIR routing an epoch of a
+ *       tumbling window has one domain, its owner ({@code epoch index mod W}); an epoch of sliding
+ *       windows has one domain per distinct owner of a window that contains it; under KEY routing
+ *       every final instance is a domain of its own for every epoch.</li>
  *   <li><b>Credit</b>: every (epoch, domain) is worth exactly {@link air.hewmeld.Credit#ONE}, an integer.
  *       Each of the S sources owns {@code ONE / S} of it (the remainder to source 0).</li>
  *   <li><b>Hew</b>: whatever carries data of an epoch towards a domain carries part of the credit;
  *       splitting data over k paths splits the credit into k integer parts that sum exactly
  *       ({@link air.hewmeld.Credit#split}). Credit travels after (or with) the data it covers, on FIFO channels.</li>
  *   <li><b>Meld</b>: the domain adds up what arrives ({@link air.hewmeld.CreditLedger}); at exactly ONE
- *       the epoch is complete, its results are emitted and its state released.</li>
+ *       the epoch is complete. A tumbling window is one epoch and fires then; a sliding window fires
+ *       once every epoch it spans is complete.</li>
  *   <li>A source releases its share of an epoch when it will emit nothing more for it
  *       ({@link air.hewmeld.SourceProgress}): the newest timestamp minus the allowed disorder has
- *       passed the epoch's end, or end of input, or an idle timeout. Epochs it had no data for go in
+ *       passed the epoch's end, or end of input, or an idle timeout (the runtime then advances the
+ *       source's event time with the wall clock from the newest timestamp seen in its JVM). Epochs it had no data for go in
  *       one range message, so a gap in event time costs one message, not one per epoch.</li>
  * </ul>
  *
