@@ -126,6 +126,27 @@ class CheckpointRecoveryTest {
         run(window, routing, progress, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
         assertThat(collected(sink.items())).isEqualTo(batch(window));
+        assertReleased(dir);
+    }
+
+    /** After the jobs: no file under the checkpoint directory is still open, and no checkpoint writer thread is alive. */
+    private static void assertReleased(Path dir) {
+        Path fds = Path.of("/proc/self/fd");
+        if (java.nio.file.Files.isDirectory(fds)) {
+            try (var entries = java.nio.file.Files.list(fds)) {
+                List<String> open = entries.map(fd -> {
+                    try {
+                        return java.nio.file.Files.readSymbolicLink(fd).toString();
+                    } catch (IOException | UnsupportedOperationException e) {
+                        return "";
+                    }
+                }).filter(target -> target.startsWith(dir.toAbsolutePath().toString())).toList();
+                assertThat(open).as("files of the checkpoint directory still open").isEmpty();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().endsWith("/checkpoint-writer") && t.isAlive());
     }
 
     @Test
