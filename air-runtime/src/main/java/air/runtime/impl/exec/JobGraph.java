@@ -134,7 +134,7 @@ final class JobGraph {
     }
 
     private static ShuffleItemCodec codecFor(TailSpec.PartialWindow pw) {
-        return new ShuffleItemCodec(pw.info(), pw.aggregation().op().accumulatorCodec());
+        return frameCodec(pw.aggregation(), pw.info());
     }
 
     private int global(int instance, VertexPlan v) {
@@ -156,7 +156,7 @@ final class JobGraph {
             air.runtime.impl.ops.ChainTail tail = (air.runtime.impl.ops.ChainTail) next;
             List<TaskletState.Stateful> stateful = new ArrayList<>();
             if (next instanceof Snapshotting s) {
-                stateful.add(new TaskletState.Stateful(s, v.tail() instanceof TailSpec.PartialWindow pw ? frameCodec(pw.aggregation(), pw.info()) : null));
+                stateful.add(new TaskletState.Stateful(s, v.tail() instanceof TailSpec.PartialWindow pw ? codecFor(pw) : null));
             }
             for (int k = v.chain().size() - 1; k >= 0; k--) {
                 Inlet<?> op = buildOp(v.id(), k + 1, v.chain().get(k), next);

@@ -5,8 +5,6 @@ import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.PlanFingerprint;
 import air.runtime.plan.PhysicalPlan;
-import air.runtime.plan.TailSpec;
-import air.runtime.plan.VertexPlan;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -58,13 +56,7 @@ final class Recovery {
 
     static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
-        for (VertexPlan v : plan.vertices()) {
-            if (v.tail() instanceof TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
-                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
-                        + pw.info() + " has no accumulator codec, so its state cannot be checkpointed; "
-                        + "use a built-in aggregation or Aggregations.of(..., codec)");
-            }
-        }
+        CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed");
         String key = config.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + digest(PlanFingerprint.of(plan, config, peers));
         CheckpointStore store = config.checkpointStore();
         Optional<CheckpointStore.Restored> restored;

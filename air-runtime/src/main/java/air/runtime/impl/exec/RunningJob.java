@@ -94,13 +94,7 @@ public final class RunningJob implements Job {
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
     private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
-        for (air.runtime.plan.VertexPlan v : plan.vertices()) {
-            if (v.tail() instanceof air.runtime.plan.TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
-                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
-                        + pw.info() + " has no accumulator codec, so its partials cannot travel between peers; "
-                        + "use a built-in aggregation or Aggregations.of(..., codec)");
-            }
-        }
+        CodecCheck.requireCodecs(plan, config, "its partials cannot travel between peers");
         String fingerprint = air.runtime.impl.cluster.PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
             return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(

@@ -4,8 +4,8 @@ import air.channels.WireIn;
 import air.channels.WireOut;
 
 /**
- * Window frames in checkpoints: each frame as a partial of copies of its accumulators (the frame
- * itself is left as it is), in the shuffle's wire form, and back. Operators call these in loops
+ * Window frames in checkpoints: each frame encoded, in the shuffle's wire form, straight from its
+ * live accumulators (on the operator's thread, so nothing changes meanwhile), and back. Operators call these in loops
  * of their own: per-job operator copies may hold no lambdas.
  */
 final class FrameSnapshots {
@@ -14,7 +14,7 @@ final class FrameSnapshots {
     }
 
     static <T> void write(WireOut out, long frameStart, KeyedFrame<T> frame, ShuffleItemCodec codec) {
-        codec.write(0, frame.copyAll(0, frameStart), out);
+        codec.write(0, frame.view(frameStart), out);
     }
 
     /** The next frame written by {@link #write}. */

@@ -26,6 +26,12 @@ public interface KeyedFrame<T> {
     /** A partial with copies of every accumulator (made with create + combine); this frame is unchanged. */
     FramePartial copyAll(int producer, long frameStart);
 
+    /**
+     * A partial over this frame's live accumulators, to be encoded at once and dropped (checkpoints):
+     * nothing is copied, so it must not be sent or merged.
+     */
+    FramePartial view(long frameStart);
+
     /** Combines a partial's accumulators into this frame; the partial is not used afterwards. */
     void merge(FramePartial partial);
 

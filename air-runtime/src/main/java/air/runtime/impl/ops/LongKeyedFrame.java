@@ -84,15 +84,28 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     public FramePartial copyAll(int producer, long frameStart) {
+        return entries(producer, frameStart, true);
+    }
+
+    @Override
+    public FramePartial view(long frameStart) {
+        return entries(0, frameStart, false);
+    }
+
+    private FramePartial entries(int producer, long frameStart, boolean copy) {
         int n = accumulators.size();
         FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
         LongIterator keys = accumulators.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
-            A copy = op.create();
-            combine(copy, accumulators.get(key));
+            A acc = accumulators.get(key);
+            if (copy) {
+                A c = op.create();
+                combine(c, acc);
+                acc = c;
+            }
             p.longKeys[p.size] = key;
-            p.accumulators[p.size++] = copy;
+            p.accumulators[p.size++] = acc;
         }
         return p;
     }

@@ -94,15 +94,28 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     public FramePartial copyAll(int producer, long frameStart) {
+        return entries(producer, frameStart, true);
+    }
+
+    @Override
+    public FramePartial view(long frameStart) {
+        return entries(0, frameStart, false);
+    }
+
+    private FramePartial entries(int producer, long frameStart, boolean copy) {
         int n = accumulators.size();
         FramePartial p = new FramePartial(producer, frameStart, null, new Object[n], n);
         Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Object, A> e = it.next();
-            A copy = op.create();
-            combine(copy, e.getValue());
+            A acc = e.getValue();
+            if (copy) {
+                A c = op.create();
+                combine(c, acc);
+                acc = c;
+            }
             p.objectKeys[p.size] = e.getKey();
-            p.accumulators[p.size++] = copy;
+            p.accumulators[p.size++] = acc;
         }
         return p;
     }

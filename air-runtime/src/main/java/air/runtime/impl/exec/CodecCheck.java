@@ -1,0 +1,23 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.TailSpec;
+import air.runtime.plan.VertexPlan;
+
+/** Cluster mode and checkpoints both encode window state: a job whose aggregation cannot is refused, naming it. */
+final class CodecCheck {
+
+    private CodecCheck() {
+    }
+
+    /** @param why what the encoding is for, e.g. "its partials cannot travel between peers" */
+    static void requireCodecs(PhysicalPlan plan, JobConfig config, String why) {
+        for (VertexPlan v : plan.vertices()) {
+            if (v.tail() instanceof TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
+                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
+                        + pw.info() + " has no accumulator codec, so " + why + "; use a built-in aggregation or Aggregations.of(..., codec)");
+            }
+        }
+    }
+}
