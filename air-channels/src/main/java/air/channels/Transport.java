@@ -48,6 +48,14 @@ public interface Transport extends AutoCloseable {
     default void markLost(int peer, String why) {
     }
 
+    /**
+     * Whether the loss of one peer leaves the links among the others working (TCP does; MPJ
+     * niodev breaks every link). Replication needs it: survivors take over without a restart.
+     */
+    default boolean survivesPeerLoss() {
+        return false;
+    }
+
     /** Releases the transport's resources; blocked receivers wake up with an error. */
     @Override
     void close();

@@ -1,0 +1,479 @@
+package air.channels.tcp;
+
+import air.channels.Channels;
+import air.channels.Frame;
+import air.channels.FrameCodec;
+import air.channels.FrameException;
+import air.channels.Transport;
+import air.channels.WireOut;
+import air.channels.impl.ParkingQueue;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * AIR's own transport: plain TCP between every pair of peers, two connections per pair (control
+ * and heartbeats on one, shuffle data on the other, so control never queues behind data). Unlike
+ * MPJ Express niodev, the death of one peer breaks only the links to that peer: the others keep
+ * talking, which is what replication needs to take over without a restart.
+ *
+ * <p>On the socket each frame is {@code [channel int][length int][frame bytes]}, the frame in
+ * {@link FrameCodec}'s form. A frame that fails validation is handed to the receiver of its channel
+ * as a {@link FrameException} naming the sender, and the link stays in step; an outer length that
+ * cannot be a frame means the stream is garbage, so that link is dropped with the same error.
+ * Peers find each other through the rendezvous the MPJ launcher serves ({@code air.channels.mpj.Rendezvous}).
+ */
+public final class TcpTransport implements Transport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);
+    private static final int HELLO = 0x41495254; // "AIRT"
+    private static final int SEND_QUEUE = 256;
+    private static final int RECEIVE_QUEUE = 256;
+    private static final int LANES = 2;
+
+    /** What a receiver hands to {@link #receive}: a frame or the error it found. */
+    private record Arrival(Frame frame, RuntimeException error) { }
+
+    /** One frame's bytes for the wire. */
+    private record Outgoing(int channel, byte[] bytes, int offset, int length) { }
+
+    private final int self;
+    private final int peers;
+    private final FrameCodec codec;
+    private final Socket[][] sockets; // [peer][lane]
+    private final ParkingQueue<Outgoing>[][] outbound;
+    private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<BiConsumer<Integer, Throwable>> failureListeners = new CopyOnWriteArrayList<>();
+    private final Throwable[] linkFailure;
+    private final CopyOnWriteArrayList<Thread> senders = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    @SuppressWarnings("unchecked")
+    private TcpTransport(int self, int peers, FrameCodec codec, Socket[][] sockets) {
+        this.self = self;
+        this.peers = peers;
+        this.codec = codec;
+        this.sockets = sockets;
+        this.linkFailure = new Throwable[peers];
+        this.outbound = new ParkingQueue[peers][LANES];
+        for (int p = 0; p < peers; p++) {
+            if (p == self) {
+                continue;
+            }
+            for (int lane = 0; lane < LANES; lane++) {
+                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE);
+                int peer = p;
+                int l = lane;
+                Thread s = Thread.ofPlatform().daemon().name("air-tcp-send-" + p + (lane == 0 ? "-control" : "-data"))
+                        .unstarted(() -> sendLoop(peer, l));
+                senders.add(s);
+                s.start();
+                Thread.ofPlatform().daemon().name("air-tcp-recv-" + p + (lane == 0 ? "-control" : "-data"))
+                        .start(() -> receiveLoop(peer, l));
+            }
+        }
+    }
+
+    /**
+     * Joins a world of {@code peers}: listens on {@code bind}, learns every peer's address from the
+     * rendezvous at {@code rendezvous}, and connects the mesh (each peer dials those of lower rank).
+     */
+    public static TcpTransport start(int self, int peers, InetSocketAddress rendezvous, InetAddress bind, FrameCodec codec,
+                                     long timeoutMs) throws IOException {
+        if (peers < 1 || self < 0 || self >= peers) {
+            throw new IllegalArgumentException("rank must be in [0, peers) and peers >= 1, were " + self + " and " + peers);
+        }
+        try (ServerSocket server = new ServerSocket()) {
+            server.bind(new InetSocketAddress(bind, 0), 2 * peers);
+            String[] addresses = exchangeAddresses(self, peers, rendezvous, server, timeoutMs);
+            Socket[][] sockets = new Socket[peers][LANES];
+            try {
+                for (int p = 0; p < self; p++) {
+                    for (int lane = 0; lane < LANES; lane++) {
+                        sockets[p][lane] = dial(addresses[p], self, lane, timeoutMs);
+                    }
+                }
+                server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
+                for (int k = 0; k < (peers - 1 - self) * LANES; k++) {
+                    accept(server, self, peers, sockets);
+                }
+            } catch (IOException | RuntimeException e) {
+                closeAll(sockets);
+                throw e;
+            }
+            TcpTransport t = new TcpTransport(self, peers, codec, sockets);
+            LOG.info("peer {} of {} joined over TCP ({})", self, peers, server.getLocalSocketAddress());
+            return t;
+        }
+    }
+
+    /** The rendezvous speaks MPJ niodev's greeting: "Sending Info", two ports and the rank; answers the table. */
+    private static String[] exchangeAddresses(int self, int peers, InetSocketAddress rendezvous, ServerSocket server, long timeoutMs)
+            throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try (Socket s = new Socket()) {
+                s.connect(rendezvous, (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+                s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
+                DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                out.writeUTF("Sending Info");
+                out.writeInt(server.getLocalPort());
+                out.writeInt(server.getLocalPort());
+                out.writeInt(self);
+                out.flush();
+                String table = new DataInputStream(s.getInputStream()).readUTF();
+                return parseTable(table, peers, server.getInetAddress().getHostAddress());
+            } catch (java.net.ConnectException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IOException("peer " + self + ": no rendezvous at " + rendezvous + " within " + timeoutMs + " ms", e);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // a retry timer: the rendezvous may start later
+            }
+        }
+    }
+
+    private static String[] parseTable(String table, int peers, String fallbackHost) throws IOException {
+        String prefix = "#Peer Information;";
+        if (!table.startsWith(prefix)) {
+            throw new IOException("the rendezvous answered '" + table + "', not a peer table");
+        }
+        String[] rows = table.substring(prefix.length()).split(";");
+        if (rows.length != peers) {
+            throw new IOException("the rendezvous knows " + rows.length + " peer(s), this peer expects " + peers);
+        }
+        String[] addresses = new String[peers];
+        for (String row : rows) {
+            String[] f = row.split("@");
+            if (f.length != 4) {
+                throw new IOException("bad row '" + row + "' in the rendezvous table");
+            }
+            int rank = Integer.parseInt(f[3]);
+            String host = f[0].isEmpty() ? fallbackHost : f[0];
+            addresses[rank] = host + ":" + f[1];
+        }
+        return addresses;
+    }
+
+    private static Socket dial(String address, int self, int lane, long timeoutMs) throws IOException {
+        int colon = address.lastIndexOf(':');
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
+                (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.writeInt(HELLO);
+        out.writeInt(self);
+        out.writeByte(lane);
+        out.flush();
+        return s;
+    }
+
+    private static void accept(ServerSocket server, int self, int peers, Socket[][] sockets) throws IOException {
+        Socket s;
+        try {
+            s = server.accept();
+        } catch (SocketTimeoutException e) {
+            throw new IOException("peer " + self + ": not every peer of higher rank connected in time", e);
+        }
+        s.setTcpNoDelay(true);
+        s.setSoTimeout(10_000);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        int hello = in.readInt();
+        int rank = in.readInt();
+        int lane = in.readByte();
+        s.setSoTimeout(0);
+        if (hello != HELLO || rank <= self || rank >= peers || lane < 0 || lane >= LANES || sockets[rank][lane] != null) {
+            s.close();
+            throw new IOException(String.format("peer %d: connection from %s is not a peer of higher rank (greeting %08x, rank %d, "
+                    + "lane %d)", self, s.getRemoteSocketAddress(), hello, rank, lane));
+        }
+        sockets[rank][lane] = s;
+    }
+
+    private static void closeAll(Socket[][] sockets) {
+        for (Socket[] pair : sockets) {
+            for (Socket s : pair) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // nothing more to release
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public int self() {
+        return self;
+    }
+
+    @Override
+    public int peers() {
+        return peers;
+    }
+
+    /** One peer's death breaks only the links to it. */
+    @Override
+    public boolean survivesPeerLoss() {
+        return true;
+    }
+
+    @Override
+    public void send(int peer, int channel, ByteBuffer payload) {
+        checkPeer(peer);
+        byte[] frame = codec.encode(channel, payload).array();
+        enqueue(peer, new Outgoing(channel, frame, 0, frame.length));
+    }
+
+    @Override
+    public void send(int peer, int channel, WireOut payload) {
+        checkPeer(peer);
+        ByteBuffer frame = codec.seal(channel, payload);
+        enqueue(peer, new Outgoing(channel, frame.array(), frame.arrayOffset(), frame.limit()));
+    }
+
+    /** Puts raw bytes on the wire as if they were a frame: for tests of the receiver's validation. */
+    public void sendWire(int peer, int channel, ByteBuffer wire) {
+        checkPeer(peer);
+        byte[] bytes = new byte[wire.remaining()];
+        wire.duplicate().get(bytes);
+        enqueue(peer, new Outgoing(channel, bytes, 0, bytes.length));
+    }
+
+    /** Puts bytes on a lane's socket with no framing at all: for tests of a garbled stream. */
+    public void sendWireRaw(int peer, int lane, byte[] bytes) {
+        checkPeer(peer);
+        try {
+            synchronized (sockets[peer][lane]) {
+                sockets[peer][lane].getOutputStream().write(bytes);
+                sockets[peer][lane].getOutputStream().flush();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void enqueue(int peer, Outgoing o) {
+        checkOpen();
+        Throwable broken = linkFailure[peer];
+        if (broken != null) {
+            throw new IllegalStateException("link to peer " + peer + " is broken: " + broken.getMessage(), broken);
+        }
+        outbound[peer][laneOf(o.channel)].offer(o, () -> closed || linkFailure[peer] != null,
+                "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
+    }
+
+    private static int laneOf(int channel) {
+        return channel < Channels.DATA_BASE ? 0 : 1;
+    }
+
+    private void sendLoop(int peer, int lane) {
+        ParkingQueue<Outgoing> queue = outbound[peer][lane];
+        try {
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(sockets[peer][lane].getOutputStream(), 64 * 1024));
+            while (!closed || queue.size() > 0) {
+                Outgoing o = queue.poll(TimeUnit.MILLISECONDS.toNanos(100), () -> closed && queue.size() == 0);
+                if (o == null) {
+                    continue;
+                }
+                out.writeInt(o.channel);
+                out.writeInt(o.length);
+                out.write(o.bytes, o.offset, o.length);
+                if (queue.size() == 0) {
+                    out.flush();
+                }
+            }
+            out.flush();
+        } catch (IOException | InterruptedException e) {
+            if (!closed) {
+                broken(peer, e);
+            }
+        } finally {
+            if (closed) {
+                try {
+                    sockets[peer][lane].shutdownOutput();
+                } catch (IOException ignored) {
+                    // the peer may be gone already
+                }
+            }
+        }
+    }
+
+    private void receiveLoop(int peer, int lane) {
+        try {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(sockets[peer][lane].getInputStream(), 64 * 1024));
+            while (true) {
+                int channel;
+                try {
+                    channel = in.readInt();
+                } catch (EOFException e) {
+                    if (!closed) {
+                        broken(peer, new EOFException("peer " + peer + " closed the connection"));
+                    }
+                    return;
+                }
+                int length = in.readInt();
+                if (channel < 0 || channel > 0xFFFF || laneOf(channel) != lane || length < FrameCodec.HEADER_BYTES
+                        || length > FrameCodec.HEADER_BYTES + codec.maxPayload()) {
+                    FrameException garbage = new FrameException(peer, "the stream is not AIR frames (channel " + channel + ", length "
+                            + length + "): dropping the link");
+                    deliver(Channels.CONTROL, new Arrival(null, garbage)); // the channel field is garbage too
+                    broken(peer, garbage);
+                    return;
+                }
+                byte[] bytes = new byte[length];
+                in.readFully(bytes);
+                Arrival a;
+                try {
+                    Frame f = codec.decode(peer, ByteBuffer.wrap(bytes));
+                    a = f.channel() == channel ? new Arrival(f, null)
+                            : new Arrival(null, new FrameException(peer, "frame names channel " + f.channel() + " but came as channel " + channel));
+                } catch (FrameException e) {
+                    a = new Arrival(null, e);
+                }
+                deliver(channel, a);
+            }
+        } catch (IOException e) {
+            if (!closed) {
+                broken(peer, e);
+            }
+        } catch (IllegalStateException e) {
+            // closed while handing over
+        }
+    }
+
+    private void deliver(int channel, Arrival a) {
+        if (!closed) {
+            inboundOf(channel).offer(a, () -> closed, "closed");
+        }
+    }
+
+    private ParkingQueue<Arrival> inboundOf(int channel) {
+        return inbound.computeIfAbsent(channel, c -> new ParkingQueue<>(RECEIVE_QUEUE));
+    }
+
+    @Override
+    public Frame receive(int channel, Duration timeout) throws InterruptedException {
+        checkOpen();
+        Arrival a = inboundOf(channel).poll(timeout.toNanos(), () -> closed);
+        checkOpen();
+        if (a == null) {
+            return null;
+        }
+        if (a.error != null) {
+            throw a.error;
+        }
+        return a.frame;
+    }
+
+    @Override
+    public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
+        failureListeners.add(listener);
+    }
+
+    @Override
+    public void markLost(int peer, String why) {
+        checkPeer(peer);
+        if (markBroken(peer, new IllegalStateException("peer " + peer + " lost: " + why))) {
+            closePeer(peer);
+        }
+    }
+
+    private boolean markBroken(int peer, Throwable t) {
+        synchronized (linkFailure) {
+            if (linkFailure[peer] != null) {
+                return false;
+            }
+            linkFailure[peer] = t;
+        }
+        for (ParkingQueue<Outgoing> q : outbound[peer]) {
+            q.wakeAll();
+        }
+        return true;
+    }
+
+    private void broken(int peer, Throwable t) {
+        if (!markBroken(peer, t)) {
+            return;
+        }
+        if (t instanceof EOFException) {
+            LOG.info("peer {} closed its connection", peer);
+        } else {
+            LOG.warn("link to peer {} broke: {}", peer, t.toString());
+        }
+        closePeer(peer);
+        for (BiConsumer<Integer, Throwable> l : failureListeners) {
+            l.accept(peer, t);
+        }
+    }
+
+    private void closePeer(int peer) {
+        for (Socket s : sockets[peer]) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // nothing more to release
+            }
+        }
+    }
+
+    private void checkPeer(int peer) {
+        if (peer < 0 || peer >= peers || peer == self) {
+            throw new IllegalArgumentException("peer must be in [0, " + peers + ") and not " + self + " itself, was " + peer);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("transport of peer " + self + " is closed");
+        }
+    }
+
+    /** Flushes queued sends (up to 5 s), then closes every connection; blocked receivers wake up with an error. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        inbound.values().forEach(ParkingQueue::wakeAll);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (Thread t : senders) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left > 0) {
+                    t.join(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        closeAll(sockets);
+    }
+
+    /** Drops every connection at once without a flush, as a killed process would: for tests of peer loss. */
+    public void crash() {
+        closed = true;
+        inbound.values().forEach(ParkingQueue::wakeAll);
+        closeAll(sockets);
+    }
+}

@@ -1,0 +1,157 @@
+package air.channels.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.channels.Channels;
+import air.channels.FrameCodec;
+import air.channels.FrameException;
+import air.channels.Transport;
+import air.channels.TransportContract;
+import air.channels.mpj.Rendezvous;
+import java.io.DataOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class TcpTransportTest extends TransportContract {
+
+    /** Peers start in parallel: each blocks at the rendezvous until all have arrived. */
+    private static final java.util.concurrent.Executor STARTER = r -> Thread.ofVirtual().start(r);
+
+    @Override
+    protected List<Transport> createNetwork(int peers) throws Exception {
+        return network(peers);
+    }
+
+    static List<Transport> network(int peers) throws Exception {
+        Rendezvous rv = Rendezvous.onLoopback(peers);
+        rv.serveInBackground(20_000, e -> { });
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+        List<CompletableFuture<TcpTransport>> starting = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            int rank = r;
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return TcpTransport.start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 20_000);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, STARTER));
+        }
+        List<Transport> net = new ArrayList<>();
+        for (CompletableFuture<TcpTransport> f : starting) {
+            net.add(f.get(30, TimeUnit.SECONDS));
+        }
+        return net;
+    }
+
+    @Override
+    protected void injectWire(List<Transport> network, int from, int to, int channel, ByteBuffer wire) {
+        ((TcpTransport) network.get(from)).sendWire(to, channel, wire);
+    }
+
+    @Test
+    void a_dead_peer_breaks_only_its_own_links() throws Exception {
+        List<Transport> net = network(3);
+        try {
+            CountDownLatch heard = new CountDownLatch(2);
+            List<Integer> blamed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                net.get(p).onLinkFailure((peer, t) -> {
+                    blamed.add(peer);
+                    heard.countDown();
+                });
+            }
+            ((TcpTransport) net.get(2)).crash();
+            assertThat(heard.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(blamed).containsOnly(2);
+            assertThatThrownBy(() -> net.get(0).send(2, Channels.data(0), ByteBuffer.allocate(8))).hasMessageContaining("peer 2");
+            net.get(0).send(1, Channels.data(0), ByteBuffer.wrap(new byte[] {7}));
+            assertThat(net.get(1).receive(Channels.data(0), Duration.ofSeconds(10)).payload().get(0)).isEqualTo((byte) 7);
+            net.get(1).send(0, Channels.CONTROL, ByteBuffer.wrap(new byte[] {9}));
+            assertThat(net.get(0).receive(Channels.CONTROL, Duration.ofSeconds(10)).payload().get(0)).isEqualTo((byte) 9);
+        } finally {
+            net.forEach(Transport::close);
+        }
+    }
+
+    @Test
+    void a_sender_blocked_on_a_dead_peer_is_released() throws Exception {
+        List<Transport> net = network(2);
+        try {
+            Throwable[] seen = new Throwable[1];
+            Thread sender = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        net.get(0).send(1, Channels.data(0), ByteBuffer.allocate(64 * 1024)); // nobody reads: fills the link
+                    }
+                } catch (RuntimeException e) {
+                    seen[0] = e;
+                }
+            });
+            while (sender.getState() != Thread.State.TIMED_WAITING && sender.isAlive()) {
+                Thread.onSpinWait();
+            }
+            ((TcpTransport) net.get(1)).crash();
+            sender.join(10_000);
+            assertThat(sender.isAlive()).isFalse();
+            assertThat(seen[0]).isInstanceOf(IllegalStateException.class).hasMessageContaining("peer 1");
+        } finally {
+            net.forEach(Transport::close);
+        }
+    }
+
+    @Test
+    void garbage_on_a_peer_socket_is_an_error_naming_the_peer_and_drops_only_that_link() throws Exception {
+        List<Transport> net = network(2);
+        try {
+            TcpTransport t = (TcpTransport) net.get(0);
+            // bytes that are not [channel][length][frame]: an HTTP request on the data lane
+            t.sendWireRaw(1, 1, "GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThatThrownBy(() -> net.get(1).receive(Channels.CONTROL, Duration.ofSeconds(10)))
+                    .isInstanceOf(FrameException.class).hasMessageContaining("from peer 0").hasMessageContaining("not AIR frames");
+        } finally {
+            net.forEach(Transport::close);
+        }
+    }
+
+    @Test
+    void a_stranger_connecting_to_the_mesh_port_is_refused_with_a_clear_error() throws Exception {
+        Rendezvous rv = Rendezvous.onLoopback(2);
+        rv.serveInBackground(20_000, e -> { });
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+        CompletableFuture<TcpTransport> zero = CompletableFuture.supplyAsync(() -> {
+            try {
+                return TcpTransport.start(0, 2, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 5_000);
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }, STARTER);
+        // pretend to be rank 1 at the rendezvous, then greet rank 0 with garbage
+        try (java.net.ServerSocket mine = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket s = new Socket(InetAddress.getLoopbackAddress(), rv.port())) {
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeUTF("Sending Info");
+            out.writeInt(mine.getLocalPort());
+            out.writeInt(mine.getLocalPort());
+            out.writeInt(1);
+            out.flush();
+            String table = new java.io.DataInputStream(s.getInputStream()).readUTF();
+            String zeroPort = table.split(";")[1].split("@")[1];
+            try (Socket g = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(zeroPort))) {
+                g.getOutputStream().write("HELLO? this is not a peer".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                g.getOutputStream().flush();
+                assertThatThrownBy(() -> zero.get(20, TimeUnit.SECONDS)).hasMessageContaining("is not a peer of higher rank");
+            }
+        }
+    }
+}
