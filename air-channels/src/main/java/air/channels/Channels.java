@@ -2,13 +2,15 @@ package air.channels;
 
 /**
  * The fixed channels. Control and heartbeats have channels of their own so that they never wait
- * behind bulk data; each shuffle edge's data gets {@code DATA_BASE + edge}.
+ * behind bulk data; each shuffle edge's data gets {@code DATA_BASE + edge}. Replication (copies of
+ * peers' state, acknowledgements, takeovers) has its own channel on the control lane.
  */
 public final class Channels {
 
     public static final int CONTROL = 0;
     public static final int HEARTBEAT = 1;
-    public static final int DATA_BASE = 2;
+    public static final int REPLICA = 2;
+    public static final int DATA_BASE = 3;
 
     private Channels() {
     }

@@ -71,11 +71,31 @@ public final class Cluster implements AutoCloseable {
                         + PeerEnvironment.RANK + "/" + PeerEnvironment.RENDEZVOUS + " (or SLURM_PROCID) in the environment; "
                         + "start peers with './air ... --peers K', srun or mpjrun (see README, Cluster mode)");
             }
+            if (PeerEnvironment.wantsTcp(System.getenv())) {
+                return new Cluster(joinTcp(env, options), null, mainArgs.clone(), options);
+            }
             world = env.world();
+        }
+        if (mpjrun && PeerEnvironment.wantsTcp(System.getenv())) {
+            throw new IllegalStateException(PeerEnvironment.TRANSPORT + "=tcp needs peers started by './air ... --peers K' or srun "
+                    + "(AIR_RANK/AIR_PEERS/AIR_RENDEZVOUS); under mpjrun the transport is MPJ Express");
         }
         MpjTransport t = MpjTransport.start(world, new FrameCodec());
         String[] rest = mpjrun ? world.userArgs() : mainArgs.clone();
         return new Cluster(t, t, rest, options);
+    }
+
+    private static Transport joinTcp(PeerEnvironment env, Options options) {
+        env.serveRendezvousIfAsked();
+        try {
+            String bind = System.getenv(PeerEnvironment.BIND);
+            return air.channels.tcp.TcpTransport.start(env.rank(), env.peers(), new java.net.InetSocketAddress(env.host(), env.port()),
+                    bind == null ? java.net.InetAddress.getLoopbackAddress() : java.net.InetAddress.getByName(bind), new FrameCodec(),
+                    options.startupTimeoutMs());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("peer " + env.rank() + " could not join the TCP mesh through the rendezvous at "
+                    + env.host() + ":" + env.port() + ": " + e.getMessage(), e);
+        }
     }
 
     public static Cluster join(String[] mainArgs) {

@@ -25,6 +25,8 @@ public final class JobConfig {
     private long idleTimeoutMs;
     private air.runtime.api.CheckpointStore checkpointStore;
     private long checkpointIntervalMs;
+    private int replicas;
+    private long replicationIntervalMs;
     private Cluster cluster;
 
     private JobConfig() {
@@ -46,6 +48,8 @@ public final class JobConfig {
         c.idleTimeoutMs = idleTimeoutMs;
         c.checkpointStore = checkpointStore;
         c.checkpointIntervalMs = checkpointIntervalMs;
+        c.replicas = replicas;
+        c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
         return c;
     }
@@ -213,6 +217,38 @@ public final class JobConfig {
         return c;
     }
 
+    /**
+     * Replication: every {@code intervalMs} each peer's state (source positions, window frames,
+     * progress, sink state), aligned on barriers as for checkpoints, is copied into the memory of
+     * its next {@code replicas} live peers. When a peer dies, the next live peer takes over its
+     * share from that copy and the others send it what they sent the dead peer since; nobody rolls
+     * back, and only the dead peer's sources replay, from their replicated positions. Needs cluster
+     * mode over the TCP transport ({@code AIR_TRANSPORT=tcp}; {@code ./air ... --replicas 1} sets
+     * it), more peers than replicas, exactly-once sinks and accumulator codecs, as checkpoints do.
+     * Cannot be combined with {@link #checkpoints}. 0 turns it off (the default).
+     */
+    public JobConfig replication(int replicas, long intervalMs) {
+        if (replicas < 0) {
+            throw new IllegalArgumentException("JobConfig.replication(replicas, intervalMs): replicas must be >= 0, was " + replicas);
+        }
+        if (replicas > 0 && intervalMs < 1) {
+            throw new IllegalArgumentException("JobConfig.replication(replicas, intervalMs): intervalMs must be >= 1, was " + intervalMs);
+        }
+        JobConfig c = copy();
+        c.replicas = replicas;
+        c.replicationIntervalMs = replicas == 0 ? 0 : intervalMs;
+        return c;
+    }
+
+    /** How many other peers hold a copy of each peer's state; 0 without replication. */
+    public int replicas() {
+        return replicas;
+    }
+
+    public long replicationIntervalMs() {
+        return replicationIntervalMs;
+    }
+
     public air.runtime.api.CheckpointStore checkpointStore() {
         return checkpointStore;
     }
@@ -273,6 +309,7 @@ public final class JobConfig {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
                 + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
+                + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }
 }

@@ -59,7 +59,9 @@ public final class LocalCluster implements AutoCloseable {
 
         /** Extra environment variables for every peer. */
         public Spec withEnvironment(java.util.Map<String, String> variables) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, variables);
+            java.util.Map<String, String> all = new java.util.HashMap<>(environment);
+            all.putAll(variables);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all);
         }
     }
 

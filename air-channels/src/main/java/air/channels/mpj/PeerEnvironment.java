@@ -47,6 +47,12 @@ public record PeerEnvironment(int rank, int peers, String host, int port, boolea
 
     /** The MPJ world for this peer; under srun rank 0 starts serving the rendezvous first. */
     public MpjWorld world() {
+        serveRendezvousIfAsked();
+        return MpjWorld.daemonless(rank, peers, host, port);
+    }
+
+    /** Under srun rank 0 serves the rendezvous the others meet at. */
+    public void serveRendezvousIfAsked() {
         if (serveRendezvous) {
             try {
                 String bind = System.getenv(BIND);
@@ -56,6 +62,18 @@ public record PeerEnvironment(int rank, int peers, String host, int port, boolea
                 throw new UncheckedIOException("rank 0 could not serve the rendezvous on port " + port, e);
             }
         }
-        return MpjWorld.daemonless(rank, peers, host, port);
+    }
+
+    /** {@code AIR_TRANSPORT}: {@code mpj} (the default) or {@code tcp}, AIR's own transport that survives a peer's death. */
+    public static final String TRANSPORT = "AIR_TRANSPORT";
+
+    /** Whether this peer should use the TCP transport ({@code AIR_TRANSPORT=tcp}); anything but mpj or tcp is an error. */
+    public static boolean wantsTcp(Map<String, String> env) {
+        String t = env.getOrDefault(TRANSPORT, "mpj").trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (t) {
+            case "mpj", "" -> false;
+            case "tcp" -> true;
+            default -> throw new IllegalArgumentException(TRANSPORT + " must be mpj or tcp, was '" + env.get(TRANSPORT) + "'");
+        };
     }
 }

@@ -34,6 +34,28 @@ final class FirstOutput {
         };
     }
 
+    /**
+     * When the launcher asks, notes in {@code restored-<instance>-<ms>} the wall-clock moment a sink
+     * writer restored from a checkpoint or a replica wrote its first new row.
+     */
+    static java.util.function.IntConsumer afterRestoreFromEnvironment() {
+        String dir = System.getenv(DIR);
+        if (dir == null) {
+            return i -> { };
+        }
+        return instance -> {
+            long now = System.currentTimeMillis();
+            Path file = Path.of(dir, RESTORED + instance + "-" + now);
+            try {
+                Files.writeString(file, Long.toString(now));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot note the first output after a restore in " + file, e);
+            }
+        };
+    }
+
+    static final String RESTORED = "restored-";
+
     static String fileName(int attempt, int peer) {
         return "attempt-" + attempt + "-peer-" + peer;
     }

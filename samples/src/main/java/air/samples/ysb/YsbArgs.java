@@ -24,7 +24,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         public static final long USER_KEYS = 1L << 20;
     }
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -36,8 +36,10 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --watermark-ms MS  watermark period under --progress watermark (default 200)\n"
             + "  --peers K    run as K peer JVMs on this machine over MPJ Express (P workers each; default 1)\n"
             + "  --checkpoints DIR        checkpointing and rollback: state to DIR; a rerun resumes from it\n"
-            + "  --checkpoint-interval T  how often, e.g. 1s or 500ms (default 1s)\n"
-            + "  --kill N     with --peers and --checkpoints: kill -9 a random peer N times, restart, check the output\n"
+            + "  --checkpoint-interval T  how often, e.g. 1s or 500ms (default 1s; with --replicas: how often state is copied)\n"
+            + "  --replicas K  replication: each peer's state also lives on its next K peers (TCP transport); a killed\n"
+            + "               peer's share is taken over by a survivor without a restart\n"
+            + "  --kill N     with --peers and --checkpoints or --replicas: kill -9 a random peer N times, check the output\n"
             + "  --kill-seed S  seed of the kills' victims and moments (default 1)\n"
             + "  --query Q    ysb (default) or users: every event counted per (window, user id mod 2^20), a large-state job";
 
@@ -75,6 +77,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                 case "--watermark-ms" -> watermarkMs = parseCount("--watermark-ms", value(args, ++i, a));
                 case "--quiet" -> quiet = true;
                 case "--checkpoints" -> faults = faults.withCheckpoints(Path.of(value(args, ++i, a)));
+                case "--replicas" -> faults = faults.withReplicas((int) Math.min(16, positive(a, parseCount(a, value(args, ++i, a)))));
                 case "--checkpoint-interval" -> faults = faults.withInterval(YsbFaults.parseMillis(a, value(args, ++i, a)));
                 case "--kill" -> faults = faults.withKills((int) Math.min(1000, positive(a, parseCount(a, value(args, ++i, a)))));
                 case "--query" -> query = parseQuery(value(args, ++i, a));

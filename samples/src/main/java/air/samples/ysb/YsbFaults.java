@@ -7,44 +7,69 @@ import java.util.Locale;
  * The fault-tolerance options of a YSB run: {@code --checkpoints DIR --checkpoint-interval T}
  * turn checkpointing and rollback on; {@code --kill N [--kill-seed S]} makes the local launcher
  * {@code kill -9} a random peer N times during the run (seeded), restarting every peer from the
- * newest checkpoint each time, and check the output afterwards.
+ * newest checkpoint each time, and check the output afterwards. {@code --replicas K} turns
+ * replication on instead: each peer's state lives in the memory of its next K peers, and with
+ * {@code --kill N} the survivors take a killed peer's share over without a restart.
  */
-public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts) {
+public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts, int replicas) {
 
-    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0);
+    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0, 0);
 
     public boolean checkpointing() {
         return checkpoints != null;
     }
 
+    public boolean replicating() {
+        return replicas > 0;
+    }
+
+    YsbFaults withReplicas(int k) {
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, k);
+    }
+
+    /** The snapshot interval in effect: as given, else 1 s. */
+    long intervalOrDefault() {
+        return intervalMs == 0 ? 1000 : intervalMs;
+    }
+
     YsbFaults withCheckpoints(Path dir) {
-        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts);
+        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts, replicas);
     }
 
     YsbFaults withInterval(long ms) {
-        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts);
+        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts, replicas);
     }
 
     YsbFaults withKills(int n) {
-        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3));
+        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3), replicas);
     }
 
     YsbFaults withKillSeed(long seed) {
-        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts);
+        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts, replicas);
     }
 
     /** Checks how the options combine; {@code peers} is the run's peer count. */
     YsbFaults validated(int peers) {
-        if (intervalMs > 0 && checkpoints == null) {
-            throw new IllegalArgumentException("--checkpoint-interval needs --checkpoints DIR");
+        if (intervalMs > 0 && checkpoints == null && replicas == 0) {
+            throw new IllegalArgumentException("--checkpoint-interval needs --checkpoints DIR or --replicas K");
         }
-        if (kills > 0 && checkpoints == null) {
-            throw new IllegalArgumentException("--kill needs --checkpoints DIR: without checkpoints a killed peer loses the run");
+        if (replicas > 0 && checkpoints != null) {
+            throw new IllegalArgumentException("--replicas and --checkpoints are the two fault-tolerance strategies: choose one");
+        }
+        if (replicas > 0 && peers <= replicas) {
+            throw new IllegalArgumentException("--replicas " + replicas + " needs --peers K with K > " + replicas);
+        }
+        if (kills > 0 && checkpoints == null && replicas == 0) {
+            throw new IllegalArgumentException("--kill needs --checkpoints DIR or --replicas K: without either a killed peer loses the run");
+        }
+        if (replicas > 0 && kills > peers - 1) {
+            throw new IllegalArgumentException("--kill " + kills + " with --replicas: each kill removes a peer for good and peer 0 "
+                    + "(which reports) is never chosen, so at most " + (peers - 1) + " kills with " + peers + " peers");
         }
         if (kills > 0 && peers < 2) {
             throw new IllegalArgumentException("--kill needs --peers K with K >= 2: the launcher kills one of the peer JVMs");
         }
-        return checkpoints != null && maxRestarts == 0 ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3) : this;
+        return checkpoints != null && maxRestarts == 0 ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3, replicas) : this;
     }
 
     /** A duration like {@code 1s}, {@code 500ms} or {@code 250} (milliseconds). */

@@ -29,9 +29,17 @@ final class YsbPeers {
                 jvm.add(flag);
             }
         }
-        System.err.printf("ysb-mem: starting %d peer JVMs on this machine (MPJ Express niodev, loopback)%n", args.peers());
+        boolean tcp = args.faults().replicating();
+        System.err.printf("ysb-mem: starting %d peer JVMs on this machine (%s, loopback)%n", args.peers(),
+                tcp ? "AIR's TCP transport, which survives a peer's death" : "MPJ Express niodev");
         LocalCluster.Spec spec = LocalCluster.Spec.of(args.peers(), YsbMain.class.getName(), Arrays.asList(argv)).withJvmOptions(jvm);
+        if (tcp) {
+            spec = spec.withEnvironment(java.util.Map.of(air.channels.mpj.PeerEnvironment.TRANSPORT, "tcp"));
+        }
         try {
+            if (args.faults().replicating() && args.faults().kills() > 0) {
+                return YsbReplicaSupervisor.run(args, spec);
+            }
             return args.faults().checkpointing() ? YsbSupervisor.run(args, spec) : LocalCluster.run(spec, DAY_MS);
         } catch (IOException e) {
             System.err.println("ysb: cannot start the peers: " + e.getMessage());
@@ -58,6 +66,9 @@ final class YsbPeers {
         long runNanos = 0;
         long jobNanos = 0;
         for (int peer = 0; peer < all.size(); peer++) {
+            if (all.get(peer) == null) {
+                continue; // lost under replication: its rows come from the peer that took its share over
+            }
             ByteBuffer b = ByteBuffer.wrap(all.get(peer));
             runNanos = Math.max(runNanos, b.getLong());
             jobNanos = Math.max(jobNanos, b.getLong());

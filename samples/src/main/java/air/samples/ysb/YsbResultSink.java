@@ -42,9 +42,20 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
     private final Runnable onFirstWrite;
     private final java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** @param onFirstWrite runs once, when the first row of this process reaches the sink */
-    public YsbResultSink(Runnable onFirstWrite) {
+    private final java.util.function.IntConsumer onFirstWriteAfterRestore;
+
+    /**
+     * @param onFirstWrite            runs once, when the first row of this process reaches the sink
+     * @param onFirstWriteAfterRestore runs with the writer's instance when a writer restored from a
+     *                                checkpoint or a replica writes its first new row
+     */
+    public YsbResultSink(Runnable onFirstWrite, java.util.function.IntConsumer onFirstWriteAfterRestore) {
         this.onFirstWrite = onFirstWrite;
+        this.onFirstWriteAfterRestore = onFirstWriteAfterRestore;
+    }
+
+    public YsbResultSink(Runnable onFirstWrite) {
+        this(onFirstWrite, i -> { });
     }
 
     public YsbResultSink() {
@@ -55,11 +66,17 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
     public SinkWriter<WindowResult<Long, Long>> open(int instance, int parallelism) {
         Rows rows = new Rows();
         return new CheckpointedSinkWriter<>() {
+            private boolean restored;
+
             @Override
             public void write(WindowResult<Long, Long> r) {
                 rows.add(r.start(), r.key(), r.value(), System.nanoTime());
                 if (!written.get() && !written.getAndSet(true)) {
                     onFirstWrite.run();
+                }
+                if (restored) {
+                    restored = false;
+                    onFirstWriteAfterRestore.accept(instance);
                 }
             }
 
@@ -76,6 +93,7 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
             @Override
             public void restore(byte[] state) {
                 Rows restored = YsbRows.decode(state, -1);
+                this.restored = true;
                 rows.size = 0;
                 for (int i = 0; i < restored.size; i++) {
                     rows.add(restored.windowStart[i], restored.campaign[i], restored.count[i], restored.emitNanos[i]);

@@ -43,7 +43,8 @@ public final class YsbRun {
         long submitted = System.nanoTime();
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         MeterRegistry registry = new SimpleMeterRegistry();
-        YsbResultSink sink = new YsbResultSink(FirstOutput.fromEnvironment(cluster == null ? 0 : cluster.self()));
+        YsbResultSink sink = new YsbResultSink(FirstOutput.fromEnvironment(cluster == null ? 0 : cluster.self()),
+                FirstOutput.afterRestoreFromEnvironment());
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
         Pipeline pipeline = args.query() == YsbArgs.Query.USERS
                 ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, sink)
@@ -51,6 +52,9 @@ public final class YsbRun {
         JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);
+        if (args.faults().replicating()) {
+            config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());
+        }
         if (args.faults().checkpointing()) {
             config = config.checkpoints(air.dsl.Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs());
         }

@@ -45,6 +45,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final DistributionSummary size;
     private final Counter written;
     private volatile long lastWritten;
+    private volatile long newestOffered;
 
     /**
      * @param job the store's key of this pipeline and layout
@@ -71,8 +72,21 @@ public final class CheckpointCoordinator implements AutoCloseable {
         expected = Set.copyOf(parts);
     }
 
+    /** Tasklets taken over from a dead peer join: their parts are expected in every checkpoint not yet written. */
+    public synchronized void expectMore(Set<String> parts) {
+        Set<String> all = new java.util.HashSet<>(expected);
+        all.addAll(parts);
+        expected = Set.copyOf(all);
+    }
+
+    /** The newest checkpoint any local tasklet has offered a part of: where a taken-over source catches up to. */
+    public long newestOffered() {
+        return newestOffered;
+    }
+
     /** A tasklet's part of checkpoint {@code id}; tasklets offer their parts in increasing id order. */
     public synchronized void offer(long id, String part, byte[] bytes) {
+        newestOffered = Math.max(newestOffered, id);
         if (id <= lastWritten) {
             return;
         }

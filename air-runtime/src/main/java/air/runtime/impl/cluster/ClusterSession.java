@@ -28,12 +28,17 @@ public final class ClusterSession implements AutoCloseable {
     private volatile String lost;
     private volatile String abortedBy;
     private final PeerLiveness liveness;
+    /** Peers lost while a replicated job ran: the others go on without them. */
+    private final boolean[] gone;
+    /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
+    private volatile java.util.function.IntConsumer peerLossHandler;
 
     public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs) {
         this.transport = transport;
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
-        this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, (peer, why) -> onLost("peer " + peer + " lost: " + why));
+        this.gone = new boolean[transport.peers()];
+        this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onLost);
         this.liveness = startLiveness();
     }
 
@@ -75,11 +80,52 @@ public final class ClusterSession implements AutoCloseable {
         return transport.peers();
     }
 
-    private void onLost(String why) {
+    private void onLost(int peer, String detail) {
+        String why = "peer " + peer + " lost: " + detail;
+        java.util.function.IntConsumer handler = peerLossHandler;
+        if (handler != null) {
+            synchronized (gone) {
+                gone[peer] = true;
+            }
+            handler.accept(peer);
+            return;
+        }
         if (lost == null) {
             lost = why;
         }
         fail(why);
+    }
+
+    /** Whether {@code peer} was lost while a replicated job ran (the others carry on without it). */
+    public boolean isGone(int peer) {
+        synchronized (gone) {
+            return gone[peer];
+        }
+    }
+
+    /** The live peers in ring order starting after {@code peer}. */
+    public java.util.List<Integer> liveAfter(int peer) {
+        java.util.List<Integer> live = new ArrayList<>();
+        for (int k = 1; k < peers(); k++) {
+            int p = (peer + k) % peers();
+            if (!isGone(p)) {
+                live.add(p);
+            }
+        }
+        return live;
+    }
+
+    /**
+     * While the current job runs, a lost peer goes to {@code handler} instead of failing the job
+     * (replication takes over its share); null restores the default.
+     */
+    public void onPeerLoss(java.util.function.IntConsumer handler) {
+        peerLossHandler = handler;
+    }
+
+    /** The control plane, for the replication messages of a running job. */
+    public ControlPlane control() {
+        return control;
     }
 
     private void onAbort(ControlPlane.Message m) {
@@ -138,17 +184,27 @@ public final class ClusterSession implements AutoCloseable {
         ControlPlane.Message[] got = new ControlPlane.Message[peers()];
         boolean[] heard = new boolean[peers()];
         heard[self()] = true;
-        for (int missing = peers() - 1; missing > 0; ) {
+        while (missingFrom(heard)) {
             ControlPlane.Message m = awaitMessage(kind, op, deadline, heard, what);
-            if (!heard[m.peer()]) {
+            if (m != null && !heard[m.peer()]) {
                 heard[m.peer()] = true;
                 got[m.peer()] = m;
-                missing--;
             }
         }
         return got;
     }
 
+    /** Whether a live peer has not been heard yet (a peer lost under replication is not waited for). */
+    private boolean missingFrom(boolean[] heard) {
+        for (int p = 0; p < heard.length; p++) {
+            if (!heard[p] && !isGone(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The next such message, or null when a peer was lost under replication meanwhile (the caller re-checks). */
     private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, boolean[] heard, String what)
             throws InterruptedException {
         while (true) {
@@ -157,7 +213,7 @@ public final class ClusterSession implements AutoCloseable {
                 throw new IllegalStateException(abortedBy);
             }
             ControlPlane.Message m = control.next(kind, job, POLL_MS);
-            if (m != null) {
+            if (m != null || !missingFrom(heard)) {
                 return m;
             }
             if (System.currentTimeMillis() > deadline) {
@@ -175,14 +231,14 @@ public final class ClusterSession implements AutoCloseable {
 
     /** After the local part of a job finished: waits until every peer's part has, or one fails. */
     public void finishBarrier(long job) throws InterruptedException {
-        control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0]);
+        control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0], this::isGone);
         fromEveryPeer(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, "finish");
     }
 
     /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */
     public void abortAll(long job, String reason) {
         try {
-            control.sendToAll(ControlPlane.Kind.ABORT, job, "peer " + self() + ": " + reason, new byte[0]);
+            control.sendToAll(ControlPlane.Kind.ABORT, job, "peer " + self() + ": " + reason, new byte[0], this::isGone);
         } catch (RuntimeException e) {
             LOG.debug("could not tell every peer about the failure", e);
         }
@@ -204,7 +260,10 @@ public final class ClusterSession implements AutoCloseable {
         control.forget(op);
     }
 
-    /** Rank 0 gets every peer's bytes in rank order; the others get an empty list. */
+    /**
+     * Rank 0 gets every peer's bytes in rank order (null for a peer lost under replication, whose
+     * share another peer took over); the others get an empty list.
+     */
     public List<byte[]> gather(byte[] mine) throws InterruptedException {
         long op = sequence.incrementAndGet();
         if (self() != 0) {
@@ -215,7 +274,7 @@ public final class ClusterSession implements AutoCloseable {
         control.forget(op);
         List<byte[]> all = new ArrayList<>();
         for (int p = 0; p < peers(); p++) {
-            all.add(p == 0 ? mine : parts[p].bytes());
+            all.add(p == 0 ? mine : parts[p] == null ? null : parts[p].bytes());
         }
         return all;
     }

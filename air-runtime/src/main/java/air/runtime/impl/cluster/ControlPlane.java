@@ -94,8 +94,13 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     public void sendToAll(Kind kind, long job, String text, byte[] bytes) {
+        sendToAll(kind, job, text, bytes, p -> false);
+    }
+
+    /** To every other peer but those {@code skip} names (peers known to be lost). */
+    public void sendToAll(Kind kind, long job, String text, byte[] bytes, java.util.function.IntPredicate skip) {
         for (int p = 0; p < transport.peers(); p++) {
-            if (p != transport.self()) {
+            if (p != transport.self() && !skip.test(p)) {
                 send(p, kind, job, text, bytes);
             }
         }

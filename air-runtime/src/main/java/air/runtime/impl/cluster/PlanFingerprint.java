@@ -11,7 +11,9 @@ public final class PlanFingerprint {
 
     public static String of(air.runtime.plan.PhysicalPlan plan, air.runtime.JobConfig config, int peers) {
         return "peers=" + peers + " workers=" + config.workers() + " routing=" + config.routing() + " progress=" + config.progress()
-                + " watermarkIntervalMs=" + config.watermarkIntervalMs() + " idleTimeoutMs=" + config.idleTimeoutMs() + "\n" + plan.explain();
+                + " watermarkIntervalMs=" + config.watermarkIntervalMs() + " idleTimeoutMs=" + config.idleTimeoutMs()
+                + (config.replicas() > 0 ? " replicas=" + config.replicas() + " every " + config.replicationIntervalMs() + " ms" : "")
+                + "\n" + plan.explain();
     }
 
     /** The lines where {@code theirs} differs from {@code mine}, for the error message. */

@@ -11,15 +11,26 @@ import java.nio.ByteBuffer;
  */
 final class Checkpointing {
 
-    static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { });
+    static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { }, false);
 
     private final CheckpointCoordinator coordinator;
     private final long intervalNanos;
     private final long restoredId;
     private final byte[] restoredPart;
     private final Runnable onRestored;
+    private final boolean catchUp;
 
     Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
+        this(coordinator, intervalNanos, restoredId, restoredPart, onRestored, false);
+    }
+
+    /**
+     * @param catchUp a tasklet taken over from a dead peer: restored from an older checkpoint than
+     *                this peer has reached, its source sends the missing barriers at once
+     */
+    Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored,
+                  boolean catchUp) {
+        this.catchUp = catchUp;
         this.onRestored = onRestored;
         this.coordinator = coordinator;
         this.intervalNanos = intervalNanos;
@@ -43,6 +54,11 @@ final class Checkpointing {
     /** This tasklet's part of the restored checkpoint, or null on a fresh start. */
     WireIn restoredPart(String part) {
         return restoredPart == null ? null : new WireIn(ByteBuffer.wrap(restoredPart), -1);
+    }
+
+    /** For a taken-over source: the checkpoint number its barriers must reach without waiting (0: none). */
+    long catchUpTarget() {
+        return catchUp ? coordinator.newestOffered() : 0;
     }
 
     /** Whether this peer has so many checkpoints under way that a source should wait before starting another. */

@@ -14,6 +14,12 @@ import java.util.List;
  * arrived, that producer's later items wait until every producer's barrier (or end of stream) is
  * in; then the chain's state is captured and the waiting items run. A producer's repeated end of
  * stream (sent again after a restore) is ignored.
+ *
+ * <p>It also drops what it already has from a producer, which replication needs (a producer
+ * replayed from a snapshot, or one that sends its log again to a restored instance, repeats
+ * items): per producer, frames arrive in ascending frame order, credit in ascending epoch order
+ * and barriers in ascending number, so anything at or below what was already taken is a repeat.
+ * These marks are part of the checkpoint.
  */
 final class FinalTasklet extends Tasklet {
 
@@ -25,6 +31,10 @@ final class FinalTasklet extends Tasklet {
     private long[] barrierOf;
     private boolean[] ended;
     private long aligning;
+    /** Per producer: the newest frame taken, and the epoch below which its credit is all in. */
+    private final long[] lastFrame;
+    private final long[] creditFrontier;
+    private long repeats;
     private final ArrayDeque<ShuffleItem> held = new ArrayDeque<>();
 
     FinalTasklet(JobContext job, String name, Inbox inbox, WindowFinal head, int producers, TaskletState state,
@@ -36,6 +46,10 @@ final class FinalTasklet extends Tasklet {
         this.checkpoints = checkpoints;
         this.barrierOf = new long[producers];
         this.ended = new boolean[producers];
+        this.lastFrame = new long[producers];
+        this.creditFrontier = new long[producers];
+        java.util.Arrays.fill(lastFrame, Long.MIN_VALUE);
+        java.util.Arrays.fill(creditFrontier, Long.MIN_VALUE);
     }
 
     @Override
@@ -52,6 +66,7 @@ final class FinalTasklet extends Tasklet {
         if (checkpoints.enabled()) {
             checkpoints.finished(state.part(), capture(true, 0));
         }
+        inbox.close();
     }
 
     /** Checkpoint mode: holds back what follows a barrier until the checkpoint is aligned. */
@@ -64,7 +79,50 @@ final class FinalTasklet extends Tasklet {
         return process(item);
     }
 
+    /** The item, trimmed to what is new from its producer, or null when all of it was taken before. */
+    private ShuffleItem fresh(ShuffleItem item) {
+        int p = item.producer();
+        switch (item) {
+            case air.runtime.impl.ops.FramePartial f -> {
+                if (f.frameStart() <= lastFrame[p]) {
+                    return null;
+                }
+                lastFrame[p] = f.frameStart();
+            }
+            case ShuffleItem.Credit c -> {
+                if (c.epoch() < creditFrontier[p]) {
+                    return null;
+                }
+                creditFrontier[p] = c.epoch() + head.slide();
+            }
+            case ShuffleItem.CreditRange r -> {
+                if (r.to() <= creditFrontier[p]) {
+                    return null;
+                }
+                ShuffleItem trimmed = r.from() < creditFrontier[p] ? new ShuffleItem.CreditRange(p, creditFrontier[p], r.to()) : r;
+                creditFrontier[p] = r.to();
+                return trimmed;
+            }
+            case ShuffleItem.Barrier b -> {
+                if (b.id() <= barrierOf[p]) {
+                    return null;
+                }
+            }
+            default -> { }
+        }
+        return item;
+    }
+
     private boolean process(ShuffleItem item) {
+        ShuffleItem fresh = fresh(item);
+        if (fresh == null) {
+            repeats++;
+            return false;
+        }
+        return processFresh(fresh);
+    }
+
+    private boolean processFresh(ShuffleItem item) {
         int p = item.producer();
         boolean done = false;
         if (item instanceof ShuffleItem.Barrier b) {
@@ -117,12 +175,14 @@ final class FinalTasklet extends Tasklet {
             return false;
         }
         boolean finished = in.getByte() == 1;
-        int producers = in.getCount(1);
+        int producers = in.getCount(17);
         if (producers != ended.length) {
             throw in.malformed("checkpointed state for " + producers + " producers, this instance has " + ended.length);
         }
         for (int p = 0; p < producers; p++) {
             ended[p] = in.getByte() == 1;
+            lastFrame[p] = in.getLong();
+            creditFrontier[p] = in.getLong();
         }
         return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
     }
@@ -130,8 +190,8 @@ final class FinalTasklet extends Tasklet {
     private WireOut capture(boolean finished, long id) {
         WireOut out = new WireOut(256);
         out.putByte(finished ? 1 : 0).putInt(ended.length);
-        for (boolean e : ended) {
-            out.putByte(e ? 1 : 0);
+        for (int p = 0; p < ended.length; p++) {
+            out.putByte(ended[p] ? 1 : 0).putLong(lastFrame[p]).putLong(creditFrontier[p]);
         }
         state.snapshotTo(out, id);
         return out;
@@ -139,6 +199,6 @@ final class FinalTasklet extends Tasklet {
 
     @Override
     protected String position() {
-        return "shuffle item #" + taken;
+        return "shuffle item #" + taken + (repeats > 0 ? " (" + repeats + " repeat(s) dropped)" : "");
     }
 }

@@ -20,6 +20,7 @@ public final class Inbox {
     private final AtomicInteger blockedCount = new AtomicInteger();
     private volatile Thread consumer;
     private volatile boolean consumerParked;
+    private volatile boolean closed;
 
     public Inbox(int capacity, JobContext job) {
         this.queue = new MpscAtomicArrayQueue<>(capacity);
@@ -33,6 +34,9 @@ public final class Inbox {
 
     /** Adds an item, parking while the inbox is full. Unwinds if the job is cancelled. */
     public void offer(Object item) {
+        if (closed) {
+            return;
+        }
         if (!queue.offer(item)) {
             offerSlow(item);
         }
@@ -51,6 +55,9 @@ public final class Inbox {
         try {
             while (!queue.offer(item)) {
                 job.checkCancelled();
+                if (closed) {
+                    return;
+                }
                 if (consumerParked) {
                     LockSupport.unpark(consumer);
                 }
@@ -92,6 +99,18 @@ public final class Inbox {
             if (item != null) {
                 return item;
             }
+        }
+    }
+
+    /**
+     * The consumer is done: later items are dropped and blocked producers released. Replication
+     * needs it: a producer that took over a dead peer's share may repeat what a finished instance
+     * already has.
+     */
+    public void close() {
+        closed = true;
+        for (Thread t : blockedProducers) {
+            LockSupport.unpark(t);
         }
     }
 

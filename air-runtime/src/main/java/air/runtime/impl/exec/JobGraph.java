@@ -70,14 +70,23 @@ final class JobGraph {
     private final Transport transport;
     private final int self;
     private final int peers;
+    /** The block of instances this graph builds: this peer's own, or a dead peer's it takes over. */
+    private final int block;
+    /** Replication: what the job's tasklets share on this peer; null without. */
+    private final air.runtime.impl.replica.ReplicationContext replication;
+    /** Replication: the receivers of remote shuffle items, which run until the job ends everywhere. */
+    private final List<RemoteShuffleTasklet> receivers = new ArrayList<>();
 
-    private JobGraph(JobConfig config, JobContext context, Transport transport, java.util.function.Function<String, Checkpointing> checkpoints) {
+    private JobGraph(JobConfig config, JobContext context, Transport transport, java.util.function.Function<String, Checkpointing> checkpoints,
+                     air.runtime.impl.replica.ReplicationContext replication, int block) {
         this.checkpoints = checkpoints;
         this.config = config;
         this.context = context;
         this.transport = transport;
         this.self = transport == null ? 0 : transport.self();
         this.peers = transport == null ? 1 : transport.peers();
+        this.block = block < 0 ? self : block;
+        this.replication = replication;
         this.specializer = new ClassSpecializer(config.specializeOperators());
     }
 
@@ -109,12 +118,26 @@ final class JobGraph {
 
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
                           java.util.function.Function<String, Checkpointing> checkpoints) {
-        JobGraph graph = new JobGraph(config, context, transport, checkpoints);
+        return build(plan, config, context, transport, checkpoints, null, -1);
+    }
+
+    /**
+     * Builds one block of the plan's instances on this peer: this peer's own ({@code block} -1,
+     * with the receivers of remote shuffle items) or, under replication, a dead peer's block it
+     * takes over.
+     */
+    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
+                          java.util.function.Function<String, Checkpointing> checkpoints,
+                          air.runtime.impl.replica.ReplicationContext replication, int block) {
+        JobGraph graph = new JobGraph(config, context, transport, checkpoints, replication, block);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
                 Inbox[] in = new Inbox[v.parallelism()];
                 for (int i = 0; i < in.length; i++) {
                     in[i] = new Inbox(config.queueCapacity(), context);
+                    if (replication != null) {
+                        replication.hostedFor(v.id(), graph.globalParallelism(v)).host(graph.global(i, v), in[i]);
+                    }
                 }
                 graph.inboxes.put(v.id(), in);
             }
@@ -122,15 +145,27 @@ final class JobGraph {
         for (VertexPlan v : plan.vertices()) {
             graph.buildVertex(plan, v);
         }
-        if (transport != null && transport.peers() > 1) {
+        if (transport != null && transport.peers() > 1 && block < 0) {
             for (VertexPlan v : plan.vertices()) {
                 if (v.tail() instanceof TailSpec.PartialWindow pw) {
-                    graph.tasklets.add(new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
-                            Channels.data(v.id()), graph.inboxes.get(v.id() + 1), codecFor(pw), v.parallelism()));
+                    if (replication != null) {
+                        RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
+                                Channels.data(v.id()), codecFor(pw), v.parallelism(),
+                                replication.hostedFor(v.id() + 1, graph.globalParallelism(plan.vertices().get(v.id() + 1))));
+                        graph.receivers.add(r);
+                    } else {
+                        graph.tasklets.add(new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
+                                Channels.data(v.id()), graph.inboxes.get(v.id() + 1), codecFor(pw), v.parallelism()));
+                    }
                 }
             }
         }
         return graph;
+    }
+
+    /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
+    List<RemoteShuffleTasklet> receivers() {
+        return receivers;
     }
 
     private static ShuffleItemCodec codecFor(TailSpec.PartialWindow pw) {
@@ -138,7 +173,7 @@ final class JobGraph {
     }
 
     private int global(int instance, VertexPlan v) {
-        return self * v.parallelism() + instance;
+        return block * v.parallelism() + instance;
     }
 
     private int globalParallelism(VertexPlan v) {
@@ -223,16 +258,25 @@ final class JobGraph {
 
     /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
     private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
-        if (config.checkpointStore() != null && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
+        if ((config.checkpointStore() != null || config.replicas() > 0)
+                && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
             writer.abortIfOpen();
             throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
-                    + "checkpoints every sink must give a CheckpointedSinkWriter (Sinks.collect does; Sinks.file and print do not yet)");
+                    + (config.replicas() > 0 ? "replication" : "checkpoints")
+                    + " every sink must give a CheckpointedSinkWriter (Sinks.collect does; Sinks.file and print do not yet)");
         }
     }
 
     private ShuffleOutput shuffleOutput(VertexPlan v, TailSpec.PartialWindow pw, int producer, Inbox[] destinations) {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
+        }
+        if (replication != null) {
+            air.runtime.impl.replica.ReplicatedShuffleOutput out = new air.runtime.impl.replica.ReplicatedShuffleOutput(producer,
+                    destinations.length, replication.session(), Channels.data(v.id()), codecFor(pw), replication.placement(),
+                    replication.hostedFor(v.id() + 1, destinations.length * peers), replication.replicas());
+            replication.outputs().add(out);
+            return out;
         }
         return new ClusterShuffleOutput(producer, destinations, transport, Channels.data(v.id()), codecFor(pw));
     }

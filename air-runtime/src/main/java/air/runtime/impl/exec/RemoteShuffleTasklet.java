@@ -12,6 +12,11 @@ import java.time.Duration;
  * edge's channel and hands each item to the local final instance it names, until every remote
  * producer has ended towards every local instance. Validates addresses: an item must come from a
  * producer that lives on the sending peer and go to an instance that lives here.
+ *
+ * <p>Under replication instances move (a peer takes over a dead one's), so it looks the
+ * destination up among the inboxes hosted here, and runs until told to {@link #stop}: a producer
+ * that took over a dead peer's share may repeat items to instances that already finished (their
+ * inboxes drop them).
  */
 final class RemoteShuffleTasklet extends Tasklet {
 
@@ -21,6 +26,8 @@ final class RemoteShuffleTasklet extends Tasklet {
     private final ShuffleItemCodec codec;
     private final int producersPerPeer;
     private long frames;
+    private final air.runtime.impl.replica.HostedInboxes hosted;
+    private volatile boolean stopped;
 
     RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, Inbox[] local, ShuffleItemCodec codec,
                          int producersPerPeer) {
@@ -30,10 +37,59 @@ final class RemoteShuffleTasklet extends Tasklet {
         this.local = local;
         this.codec = codec;
         this.producersPerPeer = producersPerPeer;
+        this.hosted = null;
+    }
+
+    /** Replication: delivers to whatever instance is hosted here now, until {@link #stop}. */
+    RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, ShuffleItemCodec codec, int producersPerPeer,
+                         air.runtime.impl.replica.HostedInboxes hosted) {
+        super(job, name);
+        this.transport = transport;
+        this.channel = channel;
+        this.local = null;
+        this.codec = codec;
+        this.producersPerPeer = producersPerPeer;
+        this.hosted = hosted;
+    }
+
+    /** Replication: the job ended on every live peer; returns within one receive timeout. */
+    void stop() {
+        stopped = true;
+    }
+
+    private void runReplicated() {
+        int producers = producersPerPeer * transport.peers();
+        while (!stopped) {
+            job.checkCancelled();
+            Frame f;
+            try {
+                f = transport.receive(channel, Duration.ofMillis(100));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                job.checkCancelled();
+                throw new IllegalStateException("interrupted", e);
+            }
+            if (f == null) {
+                continue;
+            }
+            frames++;
+            WireIn in = new WireIn(f.payload(), f.peer());
+            ShuffleItemCodec.Addressed a = codec.read(in, producers, hosted.size());
+            Inbox inbox = hosted.at(a.destination());
+            if (inbox == null) {
+                throw in.malformed("item from producer " + a.item().producer() + " for instance " + a.destination()
+                        + ", which is not hosted on peer " + transport.self());
+            }
+            inbox.offer(a.item());
+        }
     }
 
     @Override
     protected void runBody() {
+        if (hosted != null) {
+            runReplicated();
+            return;
+        }
         int self = transport.self();
         int peers = transport.peers();
         long expectedEnds = (long) (peers - 1) * producersPerPeer * local.length;

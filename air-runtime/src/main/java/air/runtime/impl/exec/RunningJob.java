@@ -32,6 +32,10 @@ public final class RunningJob implements Job {
     private final long clusterJob;
     private CheckpointCoordinator coordinator;
     private Recovery recovery;
+    /** Replication: the job's replica service and takeover logic on this peer; null without. */
+    private air.runtime.impl.replica.ReplicaService replicas;
+    private Takeover takeover;
+    private final List<JobGraph> adopted = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob) {
         this.context = context;
@@ -53,21 +57,39 @@ public final class RunningJob implements Job {
         int self = cluster == null ? 0 : cluster.self();
         int peers = cluster == null ? 1 : cluster.peers();
         io.micrometer.core.instrument.MeterRegistry registry = config.meterRegistryOrDefault();
+        if (config.replicas() > 0) {
+            requireReplicable(plan, config, cluster);
+        }
         Recovery recovery = config.checkpointStore() == null ? null : Recovery.prepare(plan, config, self, peers, registry);
         long clusterJob = cluster == null ? -1
                 : joinClusterJob(plan, config, context, cluster, recovery == null ? "" : "\nrestoring checkpoint " + recovery.restoredId());
         JobGraph graph;
         CheckpointCoordinator coordinator = null;
+        air.runtime.impl.replica.ReplicaService replicas = null;
+        air.runtime.impl.replica.ReplicationContext replication = null;
         try {
             if (recovery != null) {
                 coordinator = recovery.coordinator(context::fail);
             }
-            graph = recovery == null ? JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport())
-                    : JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), recovery.forTasklets(coordinator));
+            if (config.replicas() > 0) {
+                replicas = new air.runtime.impl.replica.ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), context::fail);
+                replication = air.runtime.impl.replica.ReplicationContext.create(cluster, replicas);
+                coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), self, peers, 0, registry, context::fail);
+                CheckpointCoordinator c = coordinator;
+                long interval = config.replicationIntervalMs() * 1_000_000L;
+                graph = JobGraph.build(plan, config, context, cluster.transport(),
+                        part -> new Checkpointing(c, interval, 0, null, () -> { }), replication, -1);
+            } else {
+                graph = recovery == null ? JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport())
+                        : JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), recovery.forTasklets(coordinator));
+            }
             if (coordinator != null) {
                 coordinator.expect(graph.parts());
             }
         } catch (RuntimeException e) {
+            if (replicas != null) {
+                replicas.close();
+            }
             if (coordinator != null) {
                 coordinator.close();
             }
@@ -84,12 +106,50 @@ public final class RunningJob implements Job {
         if (recovery != null) {
             recovery.logStart();
         }
+        if (replication != null) {
+            job.replicas = replicas;
+            job.takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
+            replicas.onTakeover(job.takeover::movedTo);
+            cluster.onPeerLoss(job.takeover::peerLost);
+            LOG.info("job '{}': replication on, state of peer {} copied every {} ms to {}", config.name(), self,
+                    config.replicationIntervalMs(), replicas.describe());
+        }
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
             job.startStallWatch(config.stallReportMs());
         }
         return job;
+    }
+
+    /** Refuses a replicated job that cannot be replicated, before any peer runs it. */
+    private static void requireReplicable(PhysicalPlan plan, JobConfig config, ClusterSession cluster) {
+        String job = "job '" + config.name() + "': ";
+        if (cluster == null) {
+            throw new IllegalArgumentException(job + "replication needs cluster mode (JobConfig.cluster): the copies live on other peers");
+        }
+        if (!cluster.transport().survivesPeerLoss()) {
+            throw new IllegalArgumentException(job + "replication needs a transport that survives a peer's death: start the peers with "
+                    + "AIR_TRANSPORT=tcp ('./air ... --replicas K' does); over MPJ Express one rank's death breaks every link");
+        }
+        if (config.replicas() >= cluster.peers()) {
+            throw new IllegalArgumentException(job + "replicas=" + config.replicas() + " needs more peers than that, there are "
+                    + cluster.peers());
+        }
+        if (config.checkpointStore() != null) {
+            throw new IllegalArgumentException(job + "choose checkpoints or replication, not both");
+        }
+        CodecCheck.requireCodecs(plan, config, "its state cannot be replicated");
+    }
+
+    /** Starts the tasklets of blocks taken over from a dead peer (on the takeover's thread). */
+    private void startAdopted(List<JobGraph> graphs) {
+        List<Tasklet> tasklets = new java.util.ArrayList<>();
+        for (JobGraph g : graphs) {
+            adopted.add(g);
+            tasklets.addAll(g.tasklets());
+        }
+        startThreads(tasklets, graphs);
     }
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
@@ -106,8 +166,20 @@ public final class RunningJob implements Job {
     }
 
     private void startThreads() {
-        List<Tasklet> tasklets = graph.tasklets();
-        running.set(tasklets.size());
+        startThreads(graph.tasklets(), List.of(graph));
+        for (RemoteShuffleTasklet r : graph.receivers()) {
+            Thread t = Thread.ofVirtual().name(context.jobName() + "/" + r.name()).unstarted(r::run);
+            receiverThreads.add(t);
+            context.register(t);
+            t.start();
+        }
+    }
+
+    /** Replication: the receivers of remote items, joined after the finish barrier. */
+    private final List<Thread> receiverThreads = new java.util.ArrayList<>();
+
+    private void startThreads(List<Tasklet> tasklets, List<JobGraph> graphs) {
+        running.addAndGet(tasklets.size());
         Thread[] threads = new Thread[tasklets.size()];
         for (int i = 0; i < threads.length; i++) {
             Tasklet t = tasklets.get(i);
@@ -121,7 +193,9 @@ public final class RunningJob implements Job {
                 }
             });
             context.register(threads[i]);
-            graph.bindConsumer(t, threads[i]);
+            for (JobGraph g : graphs) {
+                g.bindConsumer(t, threads[i]);
+            }
         }
         for (Thread thread : threads) {
             thread.start();
@@ -177,23 +251,22 @@ public final class RunningJob implements Job {
         if (s != JobStatus.RUNNING || coordinator == null) {
             return s;
         }
-        return recovery.recovering() ? JobStatus.RECOVERING : coordinator.inProgress() ? JobStatus.CHECKPOINTING : s;
+        boolean recovering = recovery != null ? recovery.recovering() : takeover != null && takeover.recovering();
+        return recovering ? JobStatus.RECOVERING : coordinator.inProgress() ? JobStatus.CHECKPOINTING : s;
     }
 
     @Override
     public synchronized void join() {
         if (!joined) {
-            boolean interrupted = false;
-            for (Thread t : context.threads()) {
-                while (true) {
-                    try {
-                        t.join();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                        context.cancel();
-                    }
+            boolean interrupted = joinTasklets();
+            if (takeover != null) {
+                try {
+                    takeover.beginFinishing();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    context.cancel();
                 }
+                interrupted |= joinTasklets(); // those of blocks taken over meanwhile
             }
             if (stallWatch != null) {
                 java.util.concurrent.locks.LockSupport.unpark(stallWatch);
@@ -209,6 +282,16 @@ public final class RunningJob implements Job {
             if (cluster != null) {
                 leaveClusterJob();
             }
+            if (replicas != null) {
+                cluster.onPeerLoss(null);
+                for (JobGraph g : graphs()) {
+                    g.receivers().forEach(RemoteShuffleTasklet::stop);
+                }
+                for (Thread t : receiverThreads) {
+                    interrupted |= joinQuietly(t);
+                }
+                replicas.close();
+            }
             finish();
             joined = true;
             if (interrupted) {
@@ -223,6 +306,38 @@ public final class RunningJob implements Job {
         }
     }
 
+    /** Joins every tasklet thread but the receivers; true if interrupted meanwhile (the job is then cancelled). */
+    private boolean joinTasklets() {
+        boolean interrupted = false;
+        for (Thread t : context.threads()) {
+            if (!receiverThreads.contains(t)) {
+                interrupted |= joinQuietly(t);
+            }
+        }
+        return interrupted;
+    }
+
+    private boolean joinQuietly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                context.cancel();
+            }
+        }
+    }
+
+    /** This peer's own graph and those of blocks it took over. */
+    private List<JobGraph> graphs() {
+        List<JobGraph> all = new java.util.ArrayList<>();
+        all.add(graph);
+        all.addAll(adopted);
+        return all;
+    }
+
     /** Cluster mode: tells the peers how this part ended and, if well, waits until theirs have too. */
     private void leaveClusterJob() {
         try {
@@ -231,6 +346,7 @@ public final class RunningJob implements Job {
                 cluster.abortAll(clusterJob, failure != null ? failure.getMessage() : "cancelled");
                 return;
             }
+            LOG.info("job '{}': peer {}'s part is done; waiting for the other peers", name(), cluster.self());
             cluster.finishBarrier(clusterJob);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -245,11 +361,11 @@ public final class RunningJob implements Job {
     private void finish() {
         Throwable failure = context.failure();
         if (failure != null) {
-            graph.abortSinks();
+            graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.FAILED;
             LOG.error("job '{}' FAILED after {} ms: {}", name(), elapsed().toMillis(), failure.getMessage());
         } else if (context.isCancelled()) {
-            graph.abortSinks();
+            graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.CANCELLED;
             LOG.info("job '{}' CANCELLED after {} ms", name(), elapsed().toMillis());
         } else {

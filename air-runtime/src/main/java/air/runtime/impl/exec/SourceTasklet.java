@@ -53,7 +53,7 @@ final class SourceTasklet<T> extends Tasklet {
                 break;
             }
             head.onEndOfBatch();
-            if (checkpoints.enabled() && System.nanoTime() >= nextBarrierNanos) {
+            if (checkpoints.enabled() && (System.nanoTime() >= nextBarrierNanos || nextCheckpoint <= checkpoints.catchUpTarget())) {
                 checkpoint();
             }
             if (n == 0) {
@@ -92,7 +92,8 @@ final class SourceTasklet<T> extends Tasklet {
     }
 
     private void checkpoint() {
-        if (checkpoints.backlogged()) {
+        boolean catchingUp = nextCheckpoint <= checkpoints.catchUpTarget();
+        if (!catchingUp && checkpoints.backlogged()) {
             // the disk is behind: take this checkpoint a little later rather than queue another
             nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos() / 4;
             return;

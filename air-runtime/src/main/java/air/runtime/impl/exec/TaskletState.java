@@ -47,6 +47,7 @@ final class TaskletState {
         for (Stateful s : ops) {
             s.op().restoreFrom(in, s.frames());
         }
+        tail.restoredAt(checkpoints.restoredId());
         checkpoints.restored();
         if (finished) {
             endRestoredFinished();

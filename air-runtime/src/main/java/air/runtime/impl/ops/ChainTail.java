@@ -13,4 +13,8 @@ public interface ChainTail {
 
     /** Restored as finished: says again downstream that this instance ended, or closes the sink. */
     void endAgainAfterRestore();
+
+    /** Restored from checkpoint {@code id}: the next barrier this chain sends is {@code id + 1}. */
+    default void restoredAt(long id) {
+    }
 }

@@ -239,6 +239,11 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshottin
     }
 
     @Override
+    public long slide() {
+        return window.slide();
+    }
+
+    @Override
     public long results() {
         return results;
     }

@@ -232,6 +232,11 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         }
     }
 
+    @Override
+    public void restoredAt(long id) {
+        out.restoredAt(id);
+    }
+
     /** Checkpointing: everything sent so far belongs to checkpoint {@code id}; tells every destination. */
     @Override
     public void emitBarrier(long id) {

@@ -9,6 +9,10 @@ public interface ShuffleOutput {
 
     void send(int destination, ShuffleItem item);
 
+    /** The producer was restored from checkpoint {@code id} (replication tags what it logs with it). */
+    default void restoredAt(long id) {
+    }
+
     default void broadcast(ShuffleItem item) {
         for (int d = 0; d < destinations(); d++) {
             send(d, item);

@@ -10,6 +10,9 @@ public interface WindowFinal {
 
     long results();
 
+    /** The length of one epoch (the window's slide): producers release credit epoch by epoch. */
+    long slide();
+
     OperatorInfo info();
 
     /** The latest published view of what this instance waits for; safe to read from any thread. */

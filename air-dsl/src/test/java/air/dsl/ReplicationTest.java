@@ -1,0 +1,210 @@
+package air.dsl;
+
+import static air.dsl.TestPipelines.config;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.channels.FrameCodec;
+import air.channels.InJvmTransports;
+import air.channels.Transport;
+import air.channels.mpj.Rendezvous;
+import air.channels.tcp.TcpTransport;
+import air.runtime.Cluster;
+import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.SinkFactory;
+import air.runtime.api.SinkWriter;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.Progress;
+import air.runtime.plan.Routing;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Replication across peers in one JVM, over real TCP on loopback: a peer "dies" (its sockets
+ * drop at once, as a killed process's do) after its state was replicated; the next peer takes
+ * its share over without anyone rolling back, and the survivors' output together is exactly what
+ * a batch computation gives — nothing lost, nothing twice.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReplicationTest {
+
+    private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
+    private static final long N = 6_000;
+
+    /** Keeps each writer's rows in its snapshot (as a durable sink would), and the closed writers' rows of one peer. */
+    static final class RowsSink implements SinkFactory<WindowResult<Long, Long>> {
+        final List<String> closed = new ArrayList<>();
+
+        @Override
+        public String describe() {
+            return "rows";
+        }
+
+        @Override
+        public SinkWriter<WindowResult<Long, Long>> open(int instance, int parallelism) {
+            List<String> rows = new ArrayList<>();
+            return new CheckpointedSinkWriter<>() {
+                @Override public void write(WindowResult<Long, Long> r) {
+                    rows.add("[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+                }
+                @Override public byte[] snapshot(long id) {
+                    return String.join("\n", rows).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                }
+                @Override public void restore(byte[] state) {
+                    rows.clear();
+                    String text = new String(state, java.nio.charset.StandardCharsets.UTF_8);
+                    if (!text.isEmpty()) {
+                        rows.addAll(List.of(text.split("\n")));
+                    }
+                }
+                @Override public void close() {
+                    synchronized (closed) {
+                        closed.addAll(rows);
+                    }
+                }
+            };
+        }
+    }
+
+    /** A network of TCP transports on loopback, rank i at index i. */
+    static List<TcpTransport> tcpNetwork(int peers) throws Exception {
+        Rendezvous rv = Rendezvous.onLoopback(peers);
+        rv.serveInBackground(20_000, e -> { });
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+        List<CompletableFuture<TcpTransport>> starting = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            int rank = r;
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return TcpTransport.start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 20_000);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, task -> Thread.ofVirtual().start(task)));
+        }
+        List<TcpTransport> net = new ArrayList<>();
+        for (CompletableFuture<TcpTransport> f : starting) {
+            net.add(f.get(30, TimeUnit.SECONDS));
+        }
+        return net;
+    }
+
+    private static Pipeline pipeline(WindowDefinition window, RowsSink sink, long startNanos) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(N, i -> i).paced(3_000, startNanos))
+                .withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 13)
+                .window(window)
+                .aggregate(Aggregations.count())
+                .writeTo(sink);
+        return p;
+    }
+
+    private static Map<String, Long> batch(WindowDefinition window) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (long i = 0; i < N; i++) {
+            for (long start = Math.floorDiv(i, window.slide()) * window.slide(); start > i - window.size(); start -= window.slide()) {
+                counts.merge("[" + start + "," + (start + window.size()) + ") " + (i % 13), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    private static Map<String, Long> collected(List<String> rows) {
+        Map<String, Long> out = new TreeMap<>();
+        for (String r : rows) {
+            int eq = r.lastIndexOf('=');
+            Long before = out.put(r.substring(0, eq), Long.parseLong(r.substring(eq + 1)));
+            assertThat(before).as("result emitted twice: " + r).isNull();
+        }
+        return out;
+    }
+
+    private static double count(SimpleMeterRegistry registry, String name) {
+        return registry.find(name).counter() == null ? 0 : registry.find(name).counter().count();
+    }
+
+    @ParameterizedTest(name = "{0} routing={1} progress={2} victim={3}")
+    @CsvSource({"tumbling,AIR,HEWMELD,1", "tumbling,KEY,WATERMARK,2", "sliding,AIR,WATERMARK,1", "sliding,KEY,HEWMELD,2"})
+    void a_dead_peers_share_is_taken_over_without_a_rollback_exactly_once(String kind, Routing routing, Progress progress, int victim)
+            throws Exception {
+        WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(100) : Windows.sliding(200, 100);
+        int peers = 3;
+        List<TcpTransport> net = tcpNetwork(peers);
+        long start = System.nanoTime() + 200_000_000L;
+        List<RowsSink> sinks = new ArrayList<>();
+        List<SimpleMeterRegistry> registries = new ArrayList<>();
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            RowsSink sink = new RowsSink();
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            sinks.add(sink);
+            registries.add(registry);
+            Transport t = net.get(r);
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (Cluster c = Cluster.over(t, FAST)) {
+                    pipeline(window, sink, start).execute(config(2).batchSize(16).routing(routing).progress(progress)
+                            .replication(1, 100).meterRegistry(registry).cluster(c));
+                }
+            }, task -> Thread.ofPlatform().start(task)));
+        }
+        // the victim dies once its state has been replicated a few times
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count(registries.get(victim), "air.checkpoints") < 3 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(5_000_000L); // polls a meter; the job runs on its own threads
+        }
+        assertThat(count(registries.get(victim), "air.checkpoints")).isGreaterThanOrEqualTo(3);
+        net.get(victim).crash();
+        assertThatThrownBy(() -> runs.get(victim).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+        List<String> rows = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            if (r != victim) {
+                runs.get(r).get(60, TimeUnit.SECONDS);
+                rows.addAll(sinks.get(r).closed);
+            }
+        }
+        int host = (victim + 1) % peers;
+        assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
+        assertThat(collected(rows)).isEqualTo(batch(window));
+    }
+
+    @Test
+    void replication_over_a_transport_that_cannot_survive_a_death_is_refused_saying_how_to_fix_it() throws Exception {
+        List<Transport> net = InJvmTransports.network(2);
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (Transport t : net) {
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (Cluster c = Cluster.over(t, FAST)) {
+                    pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).replication(1, 100).cluster(c));
+                }
+            }, task -> Thread.ofPlatform().start(task)));
+        }
+        for (CompletableFuture<Void> run : runs) {
+            assertThatThrownBy(() -> run.get(30, TimeUnit.SECONDS)).hasMessageContaining("AIR_TRANSPORT=tcp")
+                    .hasMessageContaining("survives a peer's death");
+        }
+    }
+
+    @Test
+    void replication_settings_are_validated_where_they_are_made() {
+        assertThatThrownBy(() -> config(1).replication(-1, 100)).hasMessageContaining("replicas must be >= 0");
+        assertThatThrownBy(() -> config(1).replication(1, 0)).hasMessageContaining("intervalMs must be >= 1");
+        assertThatThrownBy(() -> pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).replication(1, 100)))
+                .hasMessageContaining("replication needs cluster mode");
+    }
+}

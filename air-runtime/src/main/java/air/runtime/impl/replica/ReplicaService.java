@@ -1,0 +1,317 @@
+package air.runtime.impl.replica;
+
+import air.channels.Channels;
+import air.channels.Frame;
+import air.channels.FrameException;
+import air.channels.WireIn;
+import air.channels.WireOut;
+import air.runtime.api.CheckpointStore;
+import air.runtime.impl.cluster.ClusterSession;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One peer's side of replication for one job, and the only reader of the replica channel. As a
+ * {@link CheckpointStore} it sends each snapshot of this peer to its next {@code k} live peers and
+ * returns once all of them acknowledged it (choosing the next live ones when a target dies
+ * meanwhile), then tells every peer which blocks that snapshot covers: producers may drop what
+ * they logged for those blocks before it. It keeps the newest copy each other peer sent here, for
+ * a takeover, and passes takeover announcements on.
+ *
+ * <p>Messages: PUT (a peer's whole snapshot), ACK, REPLICATED (blocks covered by a peer's
+ * replicated snapshot), TAKEOVER (blocks moved to a new host). Each names the job's sequence number;
+ * another job's are ignored, garbage fails the job naming the sender.
+ */
+public final class ReplicaService implements CheckpointStore, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaService.class);
+    private static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
+    private static final long ACK_TIMEOUT_MS = 60_000;
+
+    /** A peer's newest snapshot held here: its checkpoint number, the blocks it covers, its parts. */
+    public record Held(long id, int[] blocks, Map<String, byte[]> parts) { }
+
+    /** Hears that blocks moved to a new host. */
+    public interface TakeoverListener {
+        void movedTo(int dead, int host, long id, int[] blocks);
+    }
+
+    private final ClusterSession session;
+    private final long job;
+    private final int replicas;
+    private final int workers;
+    private final Consumer<Throwable> onFailure;
+    private volatile TakeoverListener takeovers = (d, h, id, b) -> { };
+    private final Map<Integer, Held> held = new ConcurrentHashMap<>();
+    private final long[] replicatedCut;
+    private final Map<Long, Set<Integer>> acks = new HashMap<>();
+    private final Thread reader;
+    private volatile boolean closed;
+    private volatile boolean warnedAlone;
+    /** Set after a membership change: the next snapshot replicated logs where it went. */
+    private volatile String sinceChange;
+
+    public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
+        this.session = session;
+        this.job = job;
+        this.replicas = replicas;
+        this.workers = workers;
+        this.onFailure = onFailure;
+        this.replicatedCut = new long[session.peers()];
+        this.reader = Thread.ofPlatform().daemon().name("air-replica-" + session.self()).start(this::readLoop);
+    }
+
+    public void onTakeover(TakeoverListener listener) {
+        takeovers = listener;
+    }
+
+    @Override
+    public void write(String jobKey, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        int[] blocks = blocksOf(parts.keySet());
+        WireOut out = new WireOut(64 + parts.values().stream().mapToInt(b -> b.length + 32).sum());
+        out.putByte(PUT).putLong(job).putLong(id).putInt(blocks.length);
+        for (int b : blocks) {
+            out.putInt(b);
+        }
+        out.putInt(parts.size());
+        for (Map.Entry<String, byte[]> e : new java.util.TreeMap<>(parts).entrySet()) {
+            out.putString(e.getKey()).putBytes(e.getValue());
+        }
+        ByteBuffer message = out.buffer();
+        Set<Integer> sent = new HashSet<>();
+        long deadline = System.currentTimeMillis() + ACK_TIMEOUT_MS;
+        synchronized (acks) {
+            acks.put(id, new HashSet<>());
+        }
+        try {
+            while (true) {
+                List<Integer> targets = targets();
+                if (targets.isEmpty()) {
+                    if (!warnedAlone) {
+                        warnedAlone = true;
+                        LOG.warn("peer {} is the last one left: its state is no longer replicated", session.self());
+                    }
+                    return;
+                }
+                for (int t : targets) {
+                    if (sent.add(t)) {
+                        sendQuietly(t, message.duplicate());
+                    }
+                }
+                synchronized (acks) {
+                    if (acks.get(id).containsAll(targets)) {
+                        break;
+                    }
+                    if (System.currentTimeMillis() > deadline) {
+                        throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ACK_TIMEOUT_MS + " ms");
+                    }
+                    acks.wait(100);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while replicating checkpoint " + id, e);
+        } finally {
+            synchronized (acks) {
+                acks.remove(id);
+            }
+        }
+        String change = sinceChange;
+        if (change != null) {
+            sinceChange = null;
+            LOG.info("peer {}: state of block(s) {} replicated again at checkpoint {} on peer(s) {} (first since {})", session.self(),
+                    java.util.Arrays.toString(blocks), id, targets(), change);
+        }
+        WireOut note = new WireOut(32 + 4 * blocks.length);
+        note.putByte(REPLICATED).putLong(job).putInt(session.self()).putLong(id).putInt(blocks.length);
+        for (int b : blocks) {
+            note.putInt(b);
+        }
+        broadcast(note.buffer());
+        noteReplicated(id, blocks);
+    }
+
+    /** The next {@code k} live peers after this one. */
+    private List<Integer> targets() {
+        List<Integer> live = session.liveAfter(session.self());
+        return live.subList(0, Math.min(replicas, live.size()));
+    }
+
+    /** The blocks a snapshot's parts belong to (part names end in the global instance). */
+    private int[] blocksOf(Set<String> names) {
+        return names.stream().mapToInt(n -> Integer.parseInt(n.substring(n.lastIndexOf('/') + 1)) / workers).distinct().sorted().toArray();
+    }
+
+    private void noteReplicated(long id, int[] blocks) {
+        synchronized (replicatedCut) {
+            for (int b : blocks) {
+                replicatedCut[b] = Math.max(replicatedCut[b], id);
+            }
+        }
+    }
+
+    /** The newest checkpoint known to be replicated for {@code block}: its state before that one is safe. */
+    public long replicatedCut(int block) {
+        synchronized (replicatedCut) {
+            return replicatedCut[block];
+        }
+    }
+
+    /** The newest snapshot {@code peer} replicated here, or null. */
+    public Held heldFor(int peer) {
+        return held.get(peer);
+    }
+
+    /** A membership change: the next replicated snapshot is logged, naming it. */
+    public void membershipChanged(String what) {
+        sinceChange = what;
+    }
+
+    /** Tells every live peer that {@code blocks} of dead peer {@code dead} now run on this peer, from checkpoint {@code id}. */
+    public void announceTakeover(int dead, long id, int[] blocks) {
+        WireOut out = new WireOut(32 + 4 * blocks.length);
+        out.putByte(TAKEOVER).putLong(job).putInt(dead).putInt(session.self()).putLong(id).putInt(blocks.length);
+        for (int b : blocks) {
+            out.putInt(b);
+        }
+        broadcast(out.buffer());
+    }
+
+    private void broadcast(ByteBuffer message) {
+        for (int p = 0; p < session.peers(); p++) {
+            if (p != session.self() && !session.isGone(p)) {
+                sendQuietly(p, message.duplicate());
+            }
+        }
+    }
+
+    /** A peer that died meanwhile is the failure detector's to report. */
+    private void sendQuietly(int peer, ByteBuffer message) {
+        try {
+            session.transport().send(peer, Channels.REPLICA, message);
+        } catch (IllegalStateException e) {
+            LOG.debug("replica message to peer {} not sent: {}", peer, e.getMessage());
+        }
+    }
+
+    private void readLoop() {
+        while (!closed) {
+            Frame f;
+            try {
+                f = session.transport().receive(Channels.REPLICA, Duration.ofMillis(200));
+            } catch (FrameException e) {
+                onFailure.accept(new IllegalStateException("garbage on the replica channel: " + e.getMessage(), e));
+                continue;
+            } catch (IllegalStateException | InterruptedException e) {
+                return;
+            }
+            if (f == null) {
+                continue;
+            }
+            try {
+                handle(f);
+            } catch (FrameException e) {
+                onFailure.accept(new IllegalStateException("malformed replica message: " + e.getMessage(), e));
+            }
+        }
+    }
+
+    private void handle(Frame f) {
+        WireIn in = new WireIn(f.payload(), f.peer());
+        int kind = in.getByte();
+        long of = in.getLong();
+        if (of != job) {
+            return;
+        }
+        switch (kind) {
+            case PUT -> {
+                long id = in.getLong();
+                int[] blocks = readBlocks(in);
+                Map<String, byte[]> parts = new HashMap<>();
+                for (int n = in.getCount(8); n > 0; n--) {
+                    parts.put(in.getString(), in.getBytes());
+                }
+                held.merge(f.peer(), new Held(id, blocks, parts), (old, now) -> now.id() > old.id() ? now : old);
+                WireOut ack = new WireOut(24);
+                ack.putByte(ACK).putLong(job).putLong(id);
+                sendQuietly(f.peer(), ack.buffer());
+            }
+            case ACK -> {
+                long id = in.getLong();
+                synchronized (acks) {
+                    Set<Integer> got = acks.get(id);
+                    if (got != null) {
+                        got.add(f.peer());
+                        acks.notifyAll();
+                    }
+                }
+            }
+            case REPLICATED -> {
+                int from = in.getInt();
+                long id = in.getLong();
+                noteReplicated(id, readBlocks(in));
+                if (from != f.peer()) {
+                    throw in.malformed("REPLICATED names peer " + from + " but came from peer " + f.peer());
+                }
+            }
+            case TAKEOVER -> {
+                int dead = in.getInt();
+                int host = in.getInt();
+                long id = in.getLong();
+                int[] blocks = readBlocks(in);
+                if (host != f.peer()) {
+                    throw in.malformed("TAKEOVER names host " + host + " but came from peer " + f.peer());
+                }
+                takeovers.movedTo(dead, host, id, blocks);
+            }
+            default -> throw in.malformed("unknown replica message kind " + kind);
+        }
+    }
+
+    private int[] readBlocks(WireIn in) {
+        int[] blocks = new int[in.getCount(4)];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = in.getInt();
+            if (blocks[i] < 0 || blocks[i] >= session.peers()) {
+                throw in.malformed("block " + blocks[i] + " outside [0, " + session.peers() + ")");
+            }
+        }
+        return blocks;
+    }
+
+    /** A replicated job starts fresh: replicas live in memory, not across runs. */
+    @Override
+    public Optional<Restored> newestComplete(String jobKey, int peer, int peers) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void discardNewerThan(String jobKey, long id, int peer) {
+    }
+
+    @Override
+    public String describe() {
+        return "the memory of the next " + replicas + " live peer(s)";
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            reader.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

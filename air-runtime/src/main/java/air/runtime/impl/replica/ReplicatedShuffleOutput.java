@@ -1,0 +1,153 @@
+package air.runtime.impl.replica;
+
+import air.channels.Transport;
+import air.channels.WireOut;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.ops.ShuffleOutput;
+import java.util.ArrayDeque;
+
+/**
+ * A shuffle edge across peers under replication, as one upstream instance sees it. Destinations
+ * go where the {@link Placement} says. Everything sent to another peer is also kept, tagged with
+ * the number of this producer's last barrier, until the destination's host has replicated a
+ * snapshot taken after it (upstream backup). When a destination moves to a new host, what is kept
+ * for it is sent there first, in order, before anything new; the new host drops what its restored
+ * state already holds. A send to a peer that died is dropped: the log holds it.
+ */
+public final class ReplicatedShuffleOutput implements ShuffleOutput {
+
+    /** One item sent to another peer and the last barrier this producer had sent before it. */
+    private record Logged(ShuffleItem item, long tag) { }
+
+    private final int producer;
+    private final int workers;
+    private final int self;
+    private final Transport transport;
+    private final ClusterSession session;
+    private final int channel;
+    private final ShuffleItemCodec codec;
+    private final Placement placement;
+    private final HostedInboxes hosted;
+    private final ReplicaService replicas;
+    private final ArrayDeque<Logged>[] log;
+    private final int[] sentHost;
+    private int seenVersion;
+    private long lastBarrier;
+
+    @SuppressWarnings("unchecked")
+    public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, int channel, ShuffleItemCodec codec,
+                                   Placement placement, HostedInboxes hosted, ReplicaService replicas) {
+        this.producer = producer;
+        this.workers = workers;
+        this.session = session;
+        this.transport = session.transport();
+        this.self = transport.self();
+        this.channel = channel;
+        this.codec = codec;
+        this.placement = placement;
+        this.hosted = hosted;
+        this.replicas = replicas;
+        this.log = new ArrayDeque[hosted.size()];
+        this.sentHost = new int[hosted.size()];
+        this.seenVersion = placement.version();
+        for (int d = 0; d < log.length; d++) {
+            log[d] = new ArrayDeque<>();
+            sentHost[d] = placement.hostOf(d / workers);
+        }
+    }
+
+    /** Restored from a checkpoint: what it sends next comes after that checkpoint's barrier. */
+    @Override
+    public synchronized void restoredAt(long id) {
+        lastBarrier = id;
+    }
+
+    @Override
+    public int producer() {
+        return producer;
+    }
+
+    @Override
+    public int destinations() {
+        return log.length;
+    }
+
+    @Override
+    public synchronized void send(int destination, ShuffleItem item) {
+        if (seenVersion != placement.version()) {
+            catchUp();
+        }
+        if (item instanceof ShuffleItem.Barrier b) {
+            lastBarrier = b.id();
+            trim();
+        }
+        int host = sentHost[destination];
+        if (host == self) {
+            hosted.at(destination).offer(item);
+            return;
+        }
+        log[destination].add(new Logged(item, lastBarrier));
+        transmit(host, destination, item);
+    }
+
+    /** Sends what is kept for each destination that moved to its new host, then follows the placement. */
+    public synchronized void catchUp() {
+        int version = placement.version();
+        for (int d = 0; d < log.length; d++) {
+            int host = placement.hostOf(d / workers);
+            if (host == sentHost[d]) {
+                continue;
+            }
+            sentHost[d] = host;
+            for (Logged l : log[d]) {
+                if (host == self) {
+                    hosted.at(d).offer(l.item());
+                } else {
+                    transmit(host, d, l.item());
+                }
+            }
+            if (host == self) {
+                log[d].clear(); // this producer and that instance now share a fate
+            }
+        }
+        seenVersion = version;
+    }
+
+    /** Drops what every destination's host has replicated a snapshot after. */
+    private void trim() {
+        for (int d = 0; d < log.length; d++) {
+            ArrayDeque<Logged> l = log[d];
+            if (l.isEmpty()) {
+                continue;
+            }
+            long safe = replicas.replicatedCut(d / workers);
+            while (!l.isEmpty() && l.peekFirst().tag() < safe) {
+                l.pollFirst();
+            }
+        }
+    }
+
+    private void transmit(int host, int destination, ShuffleItem item) {
+        if (session.isGone(host)) {
+            return;
+        }
+        WireOut out = new WireOut(ShuffleItemCodec.sizeHint(item));
+        codec.write(destination, item, out);
+        try {
+            transport.send(host, channel, out);
+        } catch (IllegalStateException e) {
+            // the host died: its successor gets this from the log
+        }
+    }
+
+    /** Items kept for other peers now: for tests and meters. */
+    public synchronized int logged() {
+        int n = 0;
+        for (ArrayDeque<Logged> l : log) {
+            n += l.size();
+        }
+        return n;
+    }
+}
