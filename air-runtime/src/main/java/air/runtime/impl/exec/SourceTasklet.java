@@ -35,6 +35,14 @@ final class SourceTasklet<T> extends Tasklet {
 
     /** Batches between yields: virtual threads are not preempted, so a busy source yields now and then. */
     private static final int YIELD_EVERY = 8;
+    /**
+     * Batches between fair yields. {@code Thread.yield} keeps a virtual thread on its carrier's
+     * local queue while that holds work (finals woken by sources), so threads woken from platform
+     * threads (the remote shuffle receivers) can starve when busy sources fill every carrier:
+     * measured 8 s with two sources on two carriers after a takeover. A short timed park sends this
+     * source through the scheduler's shared queue instead, behind them.
+     */
+    private static final int FAIR_YIELD_EVERY = 64;
     /** Empty reads in a row before the source backs off, and the longest pause between polls. */
     private static final int SPIN_READS = 16;
     private static final long MAX_PAUSE_NANOS = 1_000_000;
@@ -69,7 +77,11 @@ final class SourceTasklet<T> extends Tasklet {
             if (++batches % YIELD_EVERY == 0) {
                 // a source that never runs dry would otherwise keep its carrier, and the final
                 // stages it feeds would not run until their inboxes filled up or input ended
-                Thread.yield();
+                if (batches % FAIR_YIELD_EVERY == 0) {
+                    LockSupport.parkNanos(1);
+                } else {
+                    Thread.yield();
+                }
             }
         }
         head.onComplete();
