@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * The local launcher under replication with {@code --kill N}: one run, no restarts. It
- * {@code kill -9}s a random peer (never peer 0, which reports) at seeded moments; the next live
- * peer takes its share over. Before each further kill it waits until the takeover is done and
+ * {@code kill -9}s a random peer (never peer 0, which reports) at seeded moments, the first once
+ * every peer has replicated a snapshot; the next live peer takes its share over. Before each further kill it waits until the takeover is done and
  * every survivor has replicated a snapshot since (so that the copies are current: with k = 1 two
  * losses within one interval cannot be survived), and it never kills once a peer's part is done.
  * Afterwards it checks the output against a plain loop and prints {@code CHECK lost=.. dup=..
@@ -120,7 +120,8 @@ final class YsbReplicaSupervisor {
         }
         int[] codes;
         try (LocalCluster cluster = LocalCluster.start(s)) {
-            boolean ok = watch.await(cluster, live, () -> watch.started.size() == args.peers());
+            // a peer killed before its first snapshot is replicated cannot be taken over: wait for one from each
+            boolean ok = watch.await(cluster, live, () -> watch.started.size() == args.peers() && watch.allReplicatedAfter(live, 0));
             long ready = System.currentTimeMillis();
             while (ok && kills.size() < args.faults().kills()) {
                 long at = ready + KILL_AFTER_MS + random.nextLong(KILL_SPREAD_MS);
