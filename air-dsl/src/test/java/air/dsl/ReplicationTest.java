@@ -181,6 +181,61 @@ class ReplicationTest {
         int host = (victim + 1) % peers;
         assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
         assertThat(collected(rows)).isEqualTo(batch(window));
+        assertReleased();
+    }
+
+    /** No thread of the transports, replicas or takeovers outlives the jobs and their clusters. */
+    private static void assertReleased() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<String> alive;
+        do {
+            alive = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                    .filter(n -> n.startsWith("air-replica") || n.contains("/takeover-") || n.contains("/resend-to-")
+                            || n.startsWith("air-tcp-send") || n.contains("checkpoint-writer"))
+                    .toList();
+            if (!alive.isEmpty()) {
+                LockSupport.parkNanos(20_000_000L); // threads end just after close returns
+            }
+        } while (!alive.isEmpty() && System.nanoTime() < deadline);
+        assertThat(alive).as("threads left running").isEmpty();
+    }
+
+    @Test
+    void a_peer_lost_before_its_state_was_ever_replicated_fails_the_job_saying_why() throws Exception {
+        int peers = 3;
+        List<TcpTransport> net = tcpNetwork(peers);
+        long start = System.nanoTime() + 100_000_000L;
+        java.util.concurrent.CountDownLatch victimRunning = new java.util.concurrent.CountDownLatch(1);
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            Transport t = net.get(r);
+            boolean victim = r == 1;
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (Cluster c = Cluster.over(t, FAST)) {
+                    Pipeline p = Pipeline.create();
+                    p.readFrom(Sources.generate(N, i -> i).paced(3_000, start))
+                            .map(i -> {
+                                if (victim) {
+                                    victimRunning.countDown();
+                                }
+                                return i;
+                            })
+                            .withTimestamps(i -> i, 0).keyByLong(i -> i % 13).window(Windows.tumbling(100))
+                            .aggregate(Aggregations.count()).writeTo(new RowsSink());
+                    // snapshots every minute: none is taken before the victim dies
+                    p.execute(config(2).batchSize(16).replication(1, 60_000).cluster(c));
+                }
+            }, task -> Thread.ofPlatform().start(task)));
+        }
+        assertThat(victimRunning.await(30, TimeUnit.SECONDS)).isTrue();
+        net.get(1).crash();
+        for (int r = 0; r < peers; r++) {
+            int rank = r;
+            assertThatThrownBy(() -> runs.get(rank).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+        }
+        assertThatThrownBy(() -> runs.get(2).get()).hasMessageContaining("could not take over peer 1's share")
+                .hasMessageContaining("holds no copy of its state");
+        assertReleased();
     }
 
     @Test

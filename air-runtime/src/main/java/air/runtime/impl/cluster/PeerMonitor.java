@@ -100,10 +100,14 @@ public final class PeerMonitor implements AutoCloseable {
     }
 
     /**
-     * An MPJ link broke. niodev breaks every link when one rank dies, so this does not say which
-     * peer died: give the liveness connections a moment to name it, then blame this link's peer.
+     * A link broke. Over MPJ niodev, which breaks every link when one rank dies, that does not say
+     * which peer died: give the liveness connections a moment to name it, then blame this link's peer.
      */
     private void linkBroke(int peer, Throwable t) {
+        if (transport.survivesPeerLoss()) {
+            lost(peer, "its link broke (" + t + ")"); // a transport whose links break one by one names the peer exactly
+            return;
+        }
         Thread.ofPlatform().daemon().name("air-link-broke-" + peer).start(() -> {
             LockSupport.parkNanos(LINK_ATTRIBUTION_NANOS); // a timer: only decides whom to blame
             if (!anyLost) {

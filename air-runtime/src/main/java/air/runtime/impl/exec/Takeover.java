@@ -161,7 +161,7 @@ final class Takeover {
     private void check(int dead, int[] blocks, ReplicaService.Held held) {
         if (held == null) {
             throw new IllegalStateException("peer " + self() + " holds no copy of its state (replicas=" + config.replicas()
-                    + "; two peers lost within one replication interval?)");
+                    + "): it was lost before its first snapshot was replicated, or two peers were lost within one replication interval");
         }
         Set<Integer> covered = new HashSet<>();
         for (int b : held.blocks()) {

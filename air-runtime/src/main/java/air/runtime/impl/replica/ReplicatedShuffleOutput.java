@@ -6,7 +6,6 @@ import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
-import java.util.ArrayDeque;
 
 /**
  * A shuffle edge across peers under replication, as one upstream instance sees it. Destinations
@@ -18,9 +17,6 @@ import java.util.ArrayDeque;
  */
 public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
-    /** One item sent to another peer and the last barrier this producer had sent before it. */
-    private record Logged(ShuffleItem item, long tag) { }
-
     private final int producer;
     private final int workers;
     private final int self;
@@ -31,12 +27,11 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private final Placement placement;
     private final HostedInboxes hosted;
     private final ReplicaService replicas;
-    private final ArrayDeque<Logged>[] log;
+    private final UpstreamLog log;
     private final int[] sentHost;
     private int seenVersion;
     private long lastBarrier;
 
-    @SuppressWarnings("unchecked")
     public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, int channel, ShuffleItemCodec codec,
                                    Placement placement, HostedInboxes hosted, ReplicaService replicas) {
         this.producer = producer;
@@ -49,11 +44,10 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         this.placement = placement;
         this.hosted = hosted;
         this.replicas = replicas;
-        this.log = new ArrayDeque[hosted.size()];
+        this.log = new UpstreamLog(hosted.size());
         this.sentHost = new int[hosted.size()];
         this.seenVersion = placement.version();
-        for (int d = 0; d < log.length; d++) {
-            log[d] = new ArrayDeque<>();
+        for (int d = 0; d < sentHost.length; d++) {
             sentHost[d] = placement.hostOf(d / workers);
         }
     }
@@ -71,7 +65,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
     @Override
     public int destinations() {
-        return log.length;
+        return sentHost.length;
     }
 
     @Override
@@ -81,52 +75,35 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         }
         if (item instanceof ShuffleItem.Barrier b) {
             lastBarrier = b.id();
-            trim();
+            log.trim(d -> replicas.replicatedCut(d / workers));
         }
         int host = sentHost[destination];
         if (host == self) {
             hosted.at(destination).offer(item);
             return;
         }
-        log[destination].add(new Logged(item, lastBarrier));
+        log.add(destination, item, lastBarrier);
         transmit(host, destination, item);
     }
 
     /** Sends what is kept for each destination that moved to its new host, then follows the placement. */
     public synchronized void catchUp() {
         int version = placement.version();
-        for (int d = 0; d < log.length; d++) {
+        for (int d = 0; d < sentHost.length; d++) {
             int host = placement.hostOf(d / workers);
             if (host == sentHost[d]) {
                 continue;
             }
             sentHost[d] = host;
-            for (Logged l : log[d]) {
-                if (host == self) {
-                    hosted.at(d).offer(l.item());
-                } else {
-                    transmit(host, d, l.item());
-                }
-            }
+            int destination = d;
             if (host == self) {
-                log[d].clear(); // this producer and that instance now share a fate
+                log.replay(d, hosted.at(d)::offer);
+                log.clear(d); // this producer and that instance now share a fate
+            } else {
+                log.replay(d, item -> transmit(host, destination, item));
             }
         }
         seenVersion = version;
-    }
-
-    /** Drops what every destination's host has replicated a snapshot after. */
-    private void trim() {
-        for (int d = 0; d < log.length; d++) {
-            ArrayDeque<Logged> l = log[d];
-            if (l.isEmpty()) {
-                continue;
-            }
-            long safe = replicas.replicatedCut(d / workers);
-            while (!l.isEmpty() && l.peekFirst().tag() < safe) {
-                l.pollFirst();
-            }
-        }
     }
 
     private void transmit(int host, int destination, ShuffleItem item) {
@@ -144,10 +121,6 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
     /** Items kept for other peers now: for tests and meters. */
     public synchronized int logged() {
-        int n = 0;
-        for (ArrayDeque<Logged> l : log) {
-            n += l.size();
-        }
-        return n;
+        return log.size();
     }
 }
