@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # What fault tolerance costs, in one script, each run in fresh JVMs:
 #  1. YSB-mem throughput with no checkpoints, checkpoints every 1 s and every 5 s (interleaved rounds,
-#     medians, ratio to none), in-JVM (1 JVM x 2 workers) and over 4 peer JVMs (4 x 1)
-#  2. recovery: 4 peers, a peer kill -9ed K times (seeded), time from each kill to the restarted
-#     peers' first result row (p50/p95 from the CHECK line, which also says lost=0 dup=0)
-#  3. the large-state job (--query users: ~1M keys per window): checkpoint size and duration
+#     medians, ratio to none), in-JVM (1 JVM x 2 workers) and over 4 peer JVMs (4 x 1); over 4 peers
+#     also with replication (--replicas 1, copies every 1 s and 5 s, on AIR's TCP transport) and,
+#     as its baseline, nothing on that same transport
+#  2. rollback recovery: 4 peers, a peer kill -9ed K times (seeded), time from each kill to the
+#     restarted peers' first result row (p50/p95 from the CHECK line, which also says lost=0 dup=0)
+#  3. replica takeover: runs of 4 peers with 3 kills each (seeded, no restarts) until K kills,
+#     time from each kill to the takeover and to the first new row of a taken-over sink
+#  4. the large-state job (--query users: ~1M keys per window): checkpoint and replica size and duration
 #   benchmarks/ysb-ft.sh [N] [rounds] [kills]   (defaults 1G, 2, 10)
 # Called by ./air bench ft, which sets JAVA_HOME and builds the jars.
 set -euo pipefail
@@ -18,9 +22,10 @@ set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
-ysb() { # ysb LOG ARGS...: one run, its output (peer prefixes removed) kept in LOG
+ysb() { # ysb LOG ARGS...: one run (with the variables in AIR_ENV), its output (peer prefixes removed) kept in LOG
   local log="$1"; shift
-  "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$@" >"$log" 2>&1 || { tail -30 "$log" >&2; return 1; }
+  set -f; local vars=(${AIR_ENV:-}); set +f
+  env "${vars[@]}" "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$@" >"$log" 2>&1 || { tail -30 "$log" >&2; return 1; }
   sed -i 's/^\[peer [0-9]*\] //' "$log"
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else printf "%d\n", (a[NR/2]+a[NR/2+1])/2}'; }
@@ -35,24 +40,54 @@ ckpt_stats() { # ckpt_stats LOG: median bytes per peer file and median duration 
 echo "# fault tolerance: N=$N rounds=$ROUNDS kills=$KILLS, $(nproc) cores, opts='${OPTS[*]:-}'"
 for layout in 1x2 4x1; do
   peers="${layout%x*}"; workers="${layout#*x}"
-  : >"$TMP/none"; : >"$TMP/1s"; : >"$TMP/5s"
+  modes="none 1s 5s"
+  [ "$peers" = 1 ] || modes="$modes tcp rep1s rep5s"
+  for mode in $modes; do : >"$TMP/$mode"; done
   for r in $(seq "$ROUNDS"); do
-    for mode in none 1s 5s; do
+    for mode in $modes; do
       flags=(--peers "$peers" --quiet --out "$TMP/out.csv")
-      [ "$mode" = none ] || { rm -rf "$TMP/ck"; flags+=(--checkpoints "$TMP/ck" --checkpoint-interval "$mode"); }
-      ysb "$TMP/log" "$N" "$workers" "${flags[@]}"
+      env=()
+      case "$mode" in
+        1s|5s) rm -rf "$TMP/ck"; flags+=(--checkpoints "$TMP/ck" --checkpoint-interval "$mode") ;;
+        tcp) env=(AIR_TRANSPORT=tcp) ;;
+        rep*) flags+=(--replicas 1 --checkpoint-interval "${mode#rep}") ;;
+      esac
+      AIR_ENV="${env[*]:-}" ysb "$TMP/log" "$N" "$workers" "${flags[@]}"
       e=$(eps "$TMP/log"); echo "$e" >>"$TMP/$mode"
-      echo "RUN layout=$layout checkpoints=$mode round=$r throughput_eps=$e $( [ "$mode" = none ] || ckpt_stats "$TMP/log")"
+      echo "RUN layout=$layout mode=$mode round=$r throughput_eps=$e $(case "$mode" in none|tcp) ;; *) ckpt_stats "$TMP/log" ;; esac)"
     done
   done
   none=$(median <"$TMP/none"); one=$(median <"$TMP/1s"); five=$(median <"$TMP/5s")
-  echo "THROUGHPUT layout=$layout none=$none every_1s=$one every_5s=$five ratio_1s=$(awk "BEGIN{printf \"%.3f\", $one/$none}") ratio_5s=$(awk "BEGIN{printf \"%.3f\", $five/$none}")"
+  ratio() { awk "BEGIN{printf \"%.3f\", $1/$2}"; }
+  echo "THROUGHPUT layout=$layout none=$none every_1s=$one every_5s=$five ratio_1s=$(ratio "$one" "$none") ratio_5s=$(ratio "$five" "$none")"
+  if [ "$peers" != 1 ]; then
+    tcp=$(median <"$TMP/tcp"); r1=$(median <"$TMP/rep1s"); r5=$(median <"$TMP/rep5s")
+    echo "REPLICATION layout=$layout none_mpj=$none none_tcp=$tcp replicas1_every_1s=$r1 replicas1_every_5s=$r5 ratio_1s_vs_tcp=$(ratio "$r1" "$tcp") ratio_5s_vs_tcp=$(ratio "$r5" "$tcp") ratio_1s_vs_mpj=$(ratio "$r1" "$none")"
+  fi
 done
 
 rm -rf "$TMP/ck"
 ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet --out "$TMP/out.csv"
 echo "RECOVERY layout=4x1 $(grep '^CHECK' "$TMP/log")"
 
+: >"$TMP/takeover"; : >"$TMP/first"
+seed=1
+while [ "$(wc -l <"$TMP/takeover")" -lt "$KILLS" ]; do
+  ysb "$TMP/log" "$N" 1 --peers 4 --replicas 1 --checkpoint-interval 1s --kill 3 --kill-seed "$seed" --quiet --out "$TMP/out.csv"
+  echo "TAKEOVER_RUN seed=$seed $(grep '^CHECK' "$TMP/log")"
+  sed -n 's/^\[launcher\] kill [0-9]*: takeover_ms=\([0-9-]*\) first_output_ms=\([0-9-]*\)/\1 \2/p' "$TMP/log" |
+    while read -r t f; do echo "$t" >>"$TMP/takeover"; [ "$f" -lt 0 ] || echo "$f" >>"$TMP/first"; done
+  seed=$((seed + 1))
+done
+pct() { sort -n | awk -v p="$1" '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} i=int(p*NR+0.999999); if (i<1) i=1; print a[i]}'; }
+echo "TAKEOVER layout=4x1 kills=$(wc -l <"$TMP/takeover") takeover_p50_ms=$(pct 0.5 <"$TMP/takeover") takeover_p95_ms=$(pct 0.95 <"$TMP/takeover") first_output_p50_ms=$(pct 0.5 <"$TMP/first") first_output_p95_ms=$(pct 0.95 <"$TMP/first")"
+
+for mode in checkpoints replicas; do
+  rm -rf "$TMP/ck"
+  if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); else flags=(--replicas 1); fi
+  ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" --checkpoint-interval 1s --quiet --out "$TMP/out.csv"
+  echo "LARGE_STATE layout=4x1 mode=$mode keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$(eps "$TMP/log")"
+done
 rm -rf "$TMP/ck"
-ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --checkpoints "$TMP/ck" --checkpoint-interval 1s --quiet --out "$TMP/out.csv"
-echo "LARGE_STATE layout=4x1 keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$(eps "$TMP/log")"
+ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --quiet --out "$TMP/out.csv"
+echo "LARGE_STATE layout=4x1 mode=none throughput_eps=$(eps "$TMP/log")"

@@ -203,6 +203,7 @@ final class YsbReplicaSupervisor {
             long first = firsts.stream().filter(m -> m[0] >= killedAt && m[0] < until && blocks.contains((int) (m[1] / args.parallelism())))
                     .mapToLong(m -> m[0]).min().orElse(-1);
             recovery[k] = first < 0 ? -1 : first - killedAt;
+            say(spec, "[launcher] kill %d: takeover_ms=%d first_output_ms=%d", k + 1, takeoverMs.get(k), recovery[k]);
         }
         long[] known = Arrays.stream(recovery).filter(r -> r >= 0).sorted().toArray();
         long[] takeovers = takeoverMs.stream().mapToLong(Long::longValue).filter(t -> t >= 0).sorted().toArray();
