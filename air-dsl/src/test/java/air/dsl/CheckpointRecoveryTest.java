@@ -88,16 +88,6 @@ class CheckpointRecoveryTest {
         p.execute(c);
     }
 
-    private static Map<String, Long> batch(WindowDefinition window) {
-        Map<String, Long> counts = new TreeMap<>();
-        for (long i = 0; i < N; i++) {
-            for (long start = Math.floorDiv(i, window.slide()) * window.slide(); start > i - window.size(); start -= window.slide()) {
-                counts.merge("[" + start + "," + (start + window.size()) + ") " + (i % 13), 1L, Long::sum);
-            }
-        }
-        return counts;
-    }
-
     private static Map<String, Long> collected(List<WindowResult<Long, Long>> items) {
         Map<String, Long> out = new TreeMap<>();
         for (WindowResult<Long, Long> r : items) {
@@ -125,7 +115,7 @@ class CheckpointRecoveryTest {
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, routing, progress, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
-        assertThat(collected(sink.items())).isEqualTo(batch(window));
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
         assertReleased(dir);
     }
 
@@ -161,7 +151,7 @@ class CheckpointRecoveryTest {
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).isEqualTo(1);
-        assertThat(collected(sink.items())).isEqualTo(batch(window));
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
     }
 
     @Test
@@ -178,7 +168,7 @@ class CheckpointRecoveryTest {
         SimpleMeterRegistry third = new SimpleMeterRegistry();
         run(window, Routing.AIR, Progress.HEWMELD, store, sink, 0, third);
         assertThat(count(third, "air.recoveries")).isEqualTo(1);
-        assertThat(collected(sink.items())).isEqualTo(batch(window));
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
     }
 
     @Test

@@ -4,10 +4,8 @@ import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.channels.FrameCodec;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
-import air.channels.mpj.Rendezvous;
 import air.channels.tcp.TcpTransport;
 import air.runtime.Cluster;
 import air.runtime.api.CheckpointedSinkWriter;
@@ -18,9 +16,6 @@ import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,27 +76,8 @@ class ReplicationTest {
         }
     }
 
-    /** A network of TCP transports on loopback, rank i at index i. */
     static List<TcpTransport> tcpNetwork(int peers) throws Exception {
-        Rendezvous rv = Rendezvous.onLoopback(peers);
-        rv.serveInBackground(20_000, e -> { });
-        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
-        List<CompletableFuture<TcpTransport>> starting = new ArrayList<>();
-        for (int r = 0; r < peers; r++) {
-            int rank = r;
-            starting.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return TcpTransport.start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 20_000);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, task -> Thread.ofVirtual().start(task)));
-        }
-        List<TcpTransport> net = new ArrayList<>();
-        for (CompletableFuture<TcpTransport> f : starting) {
-            net.add(f.get(30, TimeUnit.SECONDS));
-        }
-        return net;
+        return TcpTransport.onLoopback(peers, 20_000);
     }
 
     private static Pipeline pipeline(WindowDefinition window, RowsSink sink, long startNanos) {
@@ -113,16 +89,6 @@ class ReplicationTest {
                 .aggregate(Aggregations.count())
                 .writeTo(sink);
         return p;
-    }
-
-    private static Map<String, Long> batch(WindowDefinition window) {
-        Map<String, Long> counts = new TreeMap<>();
-        for (long i = 0; i < N; i++) {
-            for (long start = Math.floorDiv(i, window.slide()) * window.slide(); start > i - window.size(); start -= window.slide()) {
-                counts.merge("[" + start + "," + (start + window.size()) + ") " + (i % 13), 1L, Long::sum);
-            }
-        }
-        return counts;
     }
 
     private static Map<String, Long> collected(List<String> rows) {
@@ -180,7 +146,7 @@ class ReplicationTest {
         }
         int host = (victim + 1) % peers;
         assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
-        assertThat(collected(rows)).isEqualTo(batch(window));
+        assertThat(collected(rows)).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
         assertReleased();
     }
 

@@ -123,6 +123,37 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /**
+     * A whole world of {@code peers} in this JVM over loopback (tests; several peers in one
+     * process): serves a rendezvous and starts every peer at once, rank {@code i} at index {@code i}.
+     */
+    public static java.util.List<TcpTransport> onLoopback(int peers, long timeoutMs) throws IOException {
+        air.channels.mpj.Rendezvous rv = air.channels.mpj.Rendezvous.onLoopback(peers);
+        rv.serveInBackground(timeoutMs, e -> LOG.warn("rendezvous: {}", e.getMessage()));
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+        java.util.List<java.util.concurrent.CompletableFuture<TcpTransport>> starting = new java.util.ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            int rank = r;
+            starting.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), timeoutMs);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, task -> Thread.ofVirtual().name("air-tcp-start-" + rank).start(task))); // each blocks until all have met
+        }
+        java.util.List<TcpTransport> net = new java.util.ArrayList<>();
+        try {
+            for (java.util.concurrent.CompletableFuture<TcpTransport> f : starting) {
+                net.add(f.join());
+            }
+        } catch (java.util.concurrent.CompletionException e) {
+            net.forEach(TcpTransport::close);
+            throw new IOException("a loopback world of " + peers + " peers did not connect: " + e.getCause().getMessage(), e.getCause());
+        }
+        return net;
+    }
+
     /** The rendezvous speaks MPJ niodev's greeting: "Sending Info", two ports and the rank; answers the table. */
     private static String[] exchangeAddresses(int self, int peers, InetSocketAddress rendezvous, ServerSocket server, long timeoutMs)
             throws IOException {

@@ -33,25 +33,7 @@ class TcpTransportTest extends TransportContract {
     }
 
     static List<Transport> network(int peers) throws Exception {
-        Rendezvous rv = Rendezvous.onLoopback(peers);
-        rv.serveInBackground(20_000, e -> { });
-        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
-        List<CompletableFuture<TcpTransport>> starting = new ArrayList<>();
-        for (int r = 0; r < peers; r++) {
-            int rank = r;
-            starting.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    return TcpTransport.start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 20_000);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, STARTER));
-        }
-        List<Transport> net = new ArrayList<>();
-        for (CompletableFuture<TcpTransport> f : starting) {
-            net.add(f.get(30, TimeUnit.SECONDS));
-        }
-        return net;
+        return new ArrayList<>(TcpTransport.onLoopback(peers, 20_000));
     }
 
     @Override

@@ -217,14 +217,10 @@ final class YsbReplicaSupervisor {
     }
 
     private static void say(LocalCluster.Spec spec, String format, Object... args) {
-        spec.output().accept(String.format(Locale.ROOT, format, args));
+        YsbSupervisor.say(spec, format, args);
     }
 
     private static String rank(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return "n/a";
-        }
-        int r = (int) Math.ceil(p * sorted.length);
-        return Long.toString(sorted[Math.max(0, Math.min(sorted.length - 1, r - 1))]);
+        return YsbSupervisor.rank(sorted, p);
     }
 }

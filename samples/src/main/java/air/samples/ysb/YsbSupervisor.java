@@ -148,11 +148,12 @@ final class YsbSupervisor {
         return o.lost() == 0 && o.duplicated() == 0;
     }
 
-    private static void say(LocalCluster.Spec spec, String format, Object... args) {
+    static void say(LocalCluster.Spec spec, String format, Object... args) {
         spec.output().accept(String.format(Locale.ROOT, format, args));
     }
 
-    private static String rank(long[] sorted, double p) {
+    /** The {@code p} quantile (nearest rank) of sorted values, or n/a for none. */
+    static String rank(long[] sorted, double p) {
         if (sorted.length == 0) {
             return "n/a";
         }

@@ -60,19 +60,10 @@ final class RemoteShuffleTasklet extends Tasklet {
     private void runReplicated() {
         int producers = producersPerPeer * transport.peers();
         while (!stopped) {
-            job.checkCancelled();
-            Frame f;
-            try {
-                f = transport.receive(channel, Duration.ofMillis(100));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                job.checkCancelled();
-                throw new IllegalStateException("interrupted", e);
-            }
+            Frame f = nextFrame();
             if (f == null) {
                 continue;
             }
-            frames++;
             WireIn in = new WireIn(f.payload(), f.peer());
             ShuffleItemCodec.Addressed a = codec.read(in, producers, hosted.size());
             Inbox inbox = hosted.at(a.destination());
@@ -82,6 +73,23 @@ final class RemoteShuffleTasklet extends Tasklet {
             }
             inbox.offer(a.item());
         }
+    }
+
+    /** The next frame of this edge, or null after a short wait (so that cancellation is seen). */
+    private Frame nextFrame() {
+        job.checkCancelled();
+        Frame f;
+        try {
+            f = transport.receive(channel, Duration.ofMillis(100));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            job.checkCancelled();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (f != null) {
+            frames++;
+        }
+        return f;
     }
 
     @Override
@@ -95,19 +103,10 @@ final class RemoteShuffleTasklet extends Tasklet {
         long expectedEnds = (long) (peers - 1) * producersPerPeer * local.length;
         long ends = 0;
         while (ends < expectedEnds) {
-            job.checkCancelled();
-            Frame f;
-            try {
-                f = transport.receive(channel, Duration.ofMillis(100));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                job.checkCancelled();
-                throw new IllegalStateException("interrupted", e);
-            }
+            Frame f = nextFrame();
             if (f == null) {
                 continue;
             }
-            frames++;
             WireIn in = new WireIn(f.payload(), f.peer());
             ShuffleItemCodec.Addressed a = codec.read(in, producersPerPeer * peers, local.length * peers);
             int producerPeer = a.item().producer() / producersPerPeer;
