@@ -5,7 +5,8 @@
 #     also with replication (--replicas 1, copies every 1 s and 5 s, on AIR's TCP transport) and,
 #     as its baseline, nothing on that same transport
 #  2. rollback recovery: 4 peers, a peer kill -9ed K times (seeded), time from each kill to the
-#     restarted peers' first result row (p50/p95 from the CHECK line, which also says lost=0 dup=0)
+#     restarted peers' first result row (p50/p95 from the CHECK line, which also says lost=0 dup=0),
+#     over MPJ niodev and over AIR's TCP transport
 #  3. replica takeover: runs of 4 peers with 3 kills each (seeded, no restarts) until K kills,
 #     time from each kill to the takeover and to the first new row of a taken-over sink
 #  4. the large-state job (--query users: ~1M keys per window): checkpoint and replica size and duration
@@ -68,7 +69,10 @@ done
 
 rm -rf "$TMP/ck"
 ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet --out "$TMP/out.csv"
-echo "RECOVERY layout=4x1 $(grep '^CHECK' "$TMP/log")"
+echo "RECOVERY layout=4x1 transport=mpj $(grep '^CHECK' "$TMP/log")"
+rm -rf "$TMP/ck"   # the same over AIR's TCP transport, which forms a world faster than MPJ niodev
+AIR_ENV=AIR_TRANSPORT=tcp ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet --out "$TMP/out.csv"
+echo "RECOVERY layout=4x1 transport=tcp $(grep '^CHECK' "$TMP/log")"
 
 : >"$TMP/takeover"; : >"$TMP/first"
 seed=1
