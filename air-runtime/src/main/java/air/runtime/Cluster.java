@@ -132,9 +132,18 @@ public final class Cluster implements AutoCloseable {
         session.barrier();
     }
 
-    /** Collects one byte array from every peer at rank 0, in rank order; other ranks get an empty list. */
+    /**
+     * Collects one byte array from every peer at the gathering peer ({@link #gathers()}: rank 0,
+     * or the lowest live rank once replication has outlived lower ones), in rank order, null for a
+     * lost peer whose share another took over; the others get an empty list.
+     */
     public List<byte[]> gather(byte[] mine) throws InterruptedException {
         return session.gather(Objects.requireNonNull(mine, "Cluster.gather(mine): mine is null"));
+    }
+
+    /** Whether this peer is the one {@link #gather} collects at. */
+    public boolean gathers() {
+        return session.gatherRoot() == session.self();
     }
 
     /** Engine internal: the session jobs run in. */

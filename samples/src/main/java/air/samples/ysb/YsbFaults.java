@@ -63,8 +63,8 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
             throw new IllegalArgumentException("--kill needs --checkpoints DIR or --replicas K: without either a killed peer loses the run");
         }
         if (replicas > 0 && kills > peers - 1) {
-            throw new IllegalArgumentException("--kill " + kills + " with --replicas: each kill removes a peer for good and peer 0 "
-                    + "(which reports) is never chosen, so at most " + (peers - 1) + " kills with " + peers + " peers");
+            throw new IllegalArgumentException("--kill " + kills + " with --replicas: each kill removes a peer for good and one must "
+                    + "be left, so at most " + (peers - 1) + " kills with " + peers + " peers");
         }
         if (kills > 0 && peers < 2) {
             throw new IllegalArgumentException("--kill needs --peers K with K >= 2: the launcher kills one of the peer JVMs");

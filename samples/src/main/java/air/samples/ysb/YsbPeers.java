@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * YSB-mem on several peer JVMs: {@link #launch} starts them on this machine (the local cluster);
- * {@link #runPeer} is one peer's part — run the query over the cluster, send its rows to rank 0,
- * and there merge, write the canonical output and report as the single-JVM run does.
+ * {@link #runPeer} is one peer's part — run the query over the cluster, send its rows to the
+ * gathering peer (rank 0 unless it was lost under replication), and there merge, write the
+ * canonical output and report as the single-JVM run does.
  */
 final class YsbPeers {
 
@@ -52,11 +53,11 @@ final class YsbPeers {
 
     /** This JVM's part of a cluster run; rank 0 reports. */
     static int runPeer(Cluster cluster, YsbArgs args) throws InterruptedException {
-        boolean reporter = cluster.self() == 0;
-        YsbRun.Outcome local = YsbRun.run(args, reporter && !args.quiet() ? System.err : null, cluster);
+        YsbRun.Outcome local = YsbRun.run(args, cluster.self() == 0 && !args.quiet() ? System.err : null, cluster);
         long origin = args.offered() > 0 ? local.scheduleStartNanos() : local.firstNanos();
         byte[] rows = local.rows().encode(origin);
         ByteBuffer part = ByteBuffer.allocate(16 + rows.length).putLong(local.runNanos()).putLong(local.jobNanos()).put(rows);
+        boolean reporter = cluster.gathers(); // rank 0, or the lowest live rank after replication outlived it
         List<byte[]> all = cluster.gather(part.array());
         if (!reporter) {
             System.err.printf("ysb-mem: peer %d done: %d rows, %.3f s%n", cluster.self(), local.rows().size(), local.runNanos() / 1e9);

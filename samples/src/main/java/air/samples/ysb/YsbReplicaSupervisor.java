@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * The local launcher under replication with {@code --kill N}: one run, no restarts. It
- * {@code kill -9}s a random peer (never peer 0, which reports) at seeded moments, the first once
+ * {@code kill -9}s a random live peer at seeded moments (rank 0 included: results then gather at
+ * the lowest live rank), the first once
  * every peer has replicated a snapshot; the next live peer takes its share over. Before each further kill it waits until the takeover is done and
  * every survivor has replicated a snapshot since (so that the copies are current: with k = 1 two
  * losses within one interval cannot be survived), and it never kills once a peer's part is done.
@@ -129,7 +130,7 @@ final class YsbReplicaSupervisor {
                 if (!ok) {
                     break;
                 }
-                List<Integer> candidates = live.stream().filter(p -> p != 0).sorted().toList();
+                List<Integer> candidates = live.stream().sorted().toList();
                 int victim = candidates.get(random.nextInt(candidates.size()));
                 long killedAt = System.currentTimeMillis();
                 cluster.kill(victim);

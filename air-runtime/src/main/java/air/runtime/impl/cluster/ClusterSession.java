@@ -261,22 +261,34 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
-     * Rank 0 gets every peer's bytes in rank order (null for a peer lost under replication, whose
-     * share another peer took over); the others get an empty list.
+     * The gathering peer (the lowest rank still live; rank 0 unless it was lost under replication)
+     * gets every peer's bytes in rank order, null for a peer lost under replication (whose share
+     * another peer took over); the others get an empty list.
      */
     public List<byte[]> gather(byte[] mine) throws InterruptedException {
         long op = sequence.incrementAndGet();
-        if (self() != 0) {
-            control.send(0, ControlPlane.Kind.GATHER, op, "", mine);
+        int root = gatherRoot();
+        if (self() != root) {
+            control.send(root, ControlPlane.Kind.GATHER, op, "", mine);
             return List.of();
         }
         ControlPlane.Message[] parts = fromEveryPeer(ControlPlane.Kind.GATHER, op, Long.MAX_VALUE, "gather results");
         control.forget(op);
         List<byte[]> all = new ArrayList<>();
         for (int p = 0; p < peers(); p++) {
-            all.add(p == 0 ? mine : parts[p] == null ? null : parts[p].bytes());
+            all.add(p == root ? mine : parts[p] == null ? null : parts[p].bytes());
         }
         return all;
+    }
+
+    /** The lowest rank not lost. */
+    public int gatherRoot() {
+        for (int p = 0; p < peers(); p++) {
+            if (!isGone(p)) {
+                return p;
+            }
+        }
+        return self();
     }
 
     private void checkUsable() {
