@@ -146,6 +146,13 @@ class ReplicationTest {
         }
         int host = (victim + 1) % peers;
         assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
+        double results = 0;
+        for (int r = 0; r < peers; r++) {
+            if (r != victim) {
+                results += registries.get(r).find("air.window.results").functionCounter().count();
+            }
+        }
+        assertThat(results).as("the survivors' meters count the results of the share taken over too").isEqualTo(rows.size());
         assertThat(collected(rows)).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
         assertReleased();
     }

@@ -54,8 +54,10 @@ final class JobGraph {
     private final Map<Tasklet, Inbox> consumerInboxes = new IdentityHashMap<>();
     private final List<OperatorSlot> slots = new ArrayList<>();
     private final List<SinkTail> sinks = new ArrayList<>();
-    private final List<WindowPartial> partials = new ArrayList<>();
+    // read by meters on other threads, and grown when blocks are taken over
+    private final List<WindowPartial> partials = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<WindowFinal> finals = new ArrayList<>();
+    private final List<WindowFinal> meteredFinals = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
     private final Map<String, air.runtime.impl.ops.EventClock> clocks = new HashMap<>();
@@ -184,7 +186,7 @@ final class JobGraph {
         int positions = v.chain().size() + 2;
         List<List<Counted>> perPosition = new ArrayList<>();
         for (int p = 0; p < positions; p++) {
-            perPosition.add(new ArrayList<>());
+            perPosition.add(new java.util.concurrent.CopyOnWriteArrayList<>());
         }
         for (int i = 0; i < v.parallelism(); i++) {
             Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
@@ -337,6 +339,7 @@ final class JobGraph {
                         fw.info(), fw.aggregation().window(), fw.aggregation().routing(), fw.aggregation().progress(),
                         global(instance, v), globalParallelism(v), frames, producers, next);
                 finals.add(op);
+                meteredFinals.add(op);
                 slot.add((Counted) op);
                 List<TaskletState.Stateful> chain = new ArrayList<>(stateful);
                 chain.add(0, new TaskletState.Stateful((Snapshotting) op, frameCodec(fw.aggregation(), fw.info())));
@@ -381,6 +384,23 @@ final class JobGraph {
 
     List<WindowPartial> partials() {
         return partials;
+    }
+
+    /** The final instances whose results the meters count: this peer's and those of blocks taken over. */
+    List<WindowFinal> meteredFinals() {
+        return meteredFinals;
+    }
+
+    /**
+     * A block taken over from a dead peer (built from the same plan): its operators count in this
+     * graph's meters from now on. The progress report keeps to this peer's own instances.
+     */
+    void meterAlso(JobGraph adopted) {
+        for (int s = 0; s < slots.size(); s++) {
+            slots.get(s).instances().addAll(adopted.slots.get(s).instances());
+        }
+        partials.addAll(adopted.partials);
+        meteredFinals.addAll(adopted.meteredFinals);
     }
 
     List<WindowFinal> finals() {

@@ -55,7 +55,7 @@ public final class JobMetrics {
             }
         }
         Tags jobTag = Tags.of("job", job);
-        counter("air.window.results", jobTag.and("kind", "window-final"), graph.finals(),
+        counter("air.window.results", jobTag.and("kind", "window-final"), graph.meteredFinals(),
                 ops -> ops.stream().mapToLong(op -> op.results()).sum());
         counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(),
                 ops -> ops.stream().mapToLong(op -> op.late()).sum());

@@ -147,6 +147,7 @@ public final class RunningJob implements Job {
         List<Tasklet> tasklets = new java.util.ArrayList<>();
         for (JobGraph g : graphs) {
             adopted.add(g);
+            graph.meterAlso(g);
             tasklets.addAll(g.tasklets());
         }
         startThreads(tasklets, graphs);
