@@ -51,8 +51,7 @@ public final class MpjTransport implements Transport {
     private final FrameCodec codec;
     private final ParkingQueue<Outgoing>[][] outbound; // [peer][lane]
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
-    private final CopyOnWriteArrayList<BiConsumer<Integer, Throwable>> failureListeners = new CopyOnWriteArrayList<>();
-    private final Throwable[] linkFailure; // written under its own lock, read racily: a late read only delays the error
+    private final air.channels.impl.LinkFailures links;
     private final CopyOnWriteArrayList<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -62,7 +61,7 @@ public final class MpjTransport implements Transport {
         this.self = world.Rank();
         this.peers = world.Size();
         this.codec = codec;
-        this.linkFailure = new Throwable[peers];
+        this.links = new air.channels.impl.LinkFailures(peers);
         this.outbound = new ParkingQueue[peers][2];
         for (int p = 0; p < peers; p++) {
             if (p == self) {
@@ -122,12 +121,9 @@ public final class MpjTransport implements Transport {
     /** Queues {@code bytes[0, length)} (length -1: all of it) for the peer's sender thread. */
     private void enqueue(int peer, int channel, byte[] bytes, int length) {
         checkOpen();
-        Throwable broken = linkFailure[peer];
-        if (broken != null) {
-            throw new IllegalStateException("link to peer " + peer + " is broken: " + broken.getMessage(), broken);
-        }
+        links.requireIntact(peer);
         int lane = channel < air.channels.Channels.DATA_BASE ? 0 : 1;
-        outbound[peer][lane].offer(new Outgoing(channel, bytes, length < 0 ? bytes.length : length), () -> closed || linkFailure[peer] != null,
+        outbound[peer][lane].offer(new Outgoing(channel, bytes, length < 0 ? bytes.length : length), () -> closed || links.isBroken(peer),
                 "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
     }
 
@@ -147,7 +143,7 @@ public final class MpjTransport implements Transport {
 
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
-        failureListeners.add(listener);
+        links.listen(listener);
     }
 
     private ParkingQueue<Arrival> inboundOf(int channel) {
@@ -301,26 +297,12 @@ public final class MpjTransport implements Transport {
     @Override
     public void markLost(int peer, String why) {
         checkPeer(peer);
-        markBroken(peer, new IllegalStateException("peer " + peer + " lost: " + why));
-    }
-
-    private boolean markBroken(int peer, Throwable t) {
-        synchronized (linkFailure) {
-            if (linkFailure[peer] != null) {
-                return false;
-            }
-            linkFailure[peer] = t;
-            return true;
-        }
+        links.mark(peer, new IllegalStateException("peer " + peer + " lost: " + why));
     }
 
     private void broken(int peer, Throwable t) {
-        if (!markBroken(peer, t)) {
-            return;
-        }
-        LOG.warn("link to peer {} broke: {}", peer, t.toString());
-        for (BiConsumer<Integer, Throwable> l : failureListeners) {
-            l.accept(peer, t);
+        if (links.report(peer, t)) {
+            LOG.warn("link to peer {} broke: {}", peer, t.toString());
         }
     }
 
@@ -331,9 +313,7 @@ public final class MpjTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        if (peer < 0 || peer >= peers || peer == self) {
-            throw new IllegalArgumentException("peer must be in [0, " + peers + ") and not " + self + " itself, was " + peer);
-        }
+        air.channels.impl.LinkFailures.checkPeer(peer, peers, self);
     }
 
     private void checkOpen() {
@@ -377,11 +357,9 @@ public final class MpjTransport implements Transport {
     /** Leaves the MPJ world after {@link #close}; skipped when a link broke, where MPJ would hang. */
     public void finalizeWorld() {
         close();
-        for (Throwable t : linkFailure) {
-            if (t != null) {
-                LOG.info("not finalizing MPJ: a link broke");
-                return;
-            }
+        if (links.anyBroken()) {
+            LOG.info("not finalizing MPJ: a link broke");
+            return;
         }
         try {
             MPI.Finalize();

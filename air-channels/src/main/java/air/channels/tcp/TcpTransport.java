@@ -59,8 +59,7 @@ public final class TcpTransport implements Transport {
     private final Socket[][] sockets; // [peer][lane]
     private final ParkingQueue<Outgoing>[][] outbound;
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
-    private final CopyOnWriteArrayList<BiConsumer<Integer, Throwable>> failureListeners = new CopyOnWriteArrayList<>();
-    private final Throwable[] linkFailure;
+    private final air.channels.impl.LinkFailures links;
     private final CopyOnWriteArrayList<Thread> senders = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -70,7 +69,7 @@ public final class TcpTransport implements Transport {
         this.peers = peers;
         this.codec = codec;
         this.sockets = sockets;
-        this.linkFailure = new Throwable[peers];
+        this.links = new air.channels.impl.LinkFailures(peers);
         this.outbound = new ParkingQueue[peers][LANES];
         for (int p = 0; p < peers; p++) {
             if (p == self) {
@@ -304,11 +303,8 @@ public final class TcpTransport implements Transport {
 
     private void enqueue(int peer, Outgoing o) {
         checkOpen();
-        Throwable broken = linkFailure[peer];
-        if (broken != null) {
-            throw new IllegalStateException("link to peer " + peer + " is broken: " + broken.getMessage(), broken);
-        }
-        outbound[peer][laneOf(o.channel)].offer(o, () -> closed || linkFailure[peer] != null,
+        links.requireIntact(peer);
+        outbound[peer][laneOf(o.channel)].offer(o, () -> closed || links.isBroken(peer),
                 "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
     }
 
@@ -417,43 +413,37 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
-        failureListeners.add(listener);
+        links.listen(listener);
     }
 
     @Override
     public void markLost(int peer, String why) {
         checkPeer(peer);
-        if (markBroken(peer, new IllegalStateException("peer " + peer + " lost: " + why))) {
+        if (links.mark(peer, new IllegalStateException("peer " + peer + " lost: " + why))) {
+            wakeSenders(peer);
             closePeer(peer);
         }
     }
 
-    private boolean markBroken(int peer, Throwable t) {
-        synchronized (linkFailure) {
-            if (linkFailure[peer] != null) {
-                return false;
-            }
-            linkFailure[peer] = t;
-        }
+    /** Callers blocked sending to {@code peer} re-check and find the link broken. */
+    private void wakeSenders(int peer) {
         for (ParkingQueue<Outgoing> q : outbound[peer]) {
             q.wakeAll();
         }
-        return true;
     }
 
     private void broken(int peer, Throwable t) {
-        if (!markBroken(peer, t)) {
+        if (!links.mark(peer, t)) {
             return;
         }
+        wakeSenders(peer);
         if (t instanceof EOFException) {
             LOG.info("peer {} closed its connection", peer);
         } else {
             LOG.warn("link to peer {} broke: {}", peer, t.toString());
         }
         closePeer(peer);
-        for (BiConsumer<Integer, Throwable> l : failureListeners) {
-            l.accept(peer, t);
-        }
+        links.tell(peer, t);
     }
 
     private void closePeer(int peer) {
@@ -467,9 +457,7 @@ public final class TcpTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        if (peer < 0 || peer >= peers || peer == self) {
-            throw new IllegalArgumentException("peer must be in [0, " + peers + ") and not " + self + " itself, was " + peer);
-        }
+        air.channels.impl.LinkFailures.checkPeer(peer, peers, self);
     }
 
     private void checkOpen() {
