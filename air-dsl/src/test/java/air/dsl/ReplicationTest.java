@@ -212,6 +212,33 @@ class ReplicationTest {
     }
 
     @Test
+    void garbage_on_the_replica_channel_fails_the_job_naming_the_peer() throws Exception {
+        int peers = 2;
+        List<TcpTransport> net = tcpNetwork(peers);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            Transport t = net.get(r);
+            SimpleMeterRegistry reg = r == 0 ? registry : new SimpleMeterRegistry();
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (Cluster c = Cluster.over(t, FAST)) {
+                    pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).batchSize(16)
+                            .replication(1, 50).meterRegistry(reg).cluster(c));
+                }
+            }, task -> Thread.ofPlatform().start(task)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (count(registry, "air.checkpoints") < 1 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(5_000_000L); // polls a meter: the jobs are running once a snapshot is replicated
+        }
+        net.get(1).send(0, air.channels.Channels.REPLICA, java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})); // a PUT cut short
+        assertThatThrownBy(() -> runs.get(0).get(60, TimeUnit.SECONDS)).hasMessageContaining("malformed replica message")
+                .hasMessageContaining("from peer 1");
+        assertThatThrownBy(() -> runs.get(1).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+        assertReleased();
+    }
+
+    @Test
     void replication_over_a_transport_that_cannot_survive_a_death_is_refused_saying_how_to_fix_it() throws Exception {
         List<Transport> net = InJvmTransports.network(2);
         List<CompletableFuture<Void>> runs = new ArrayList<>();
