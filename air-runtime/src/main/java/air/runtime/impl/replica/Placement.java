@@ -1,25 +1,26 @@
 package air.runtime.impl.replica;
 
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
 /**
  * Which peer hosts each block of instances. Block {@code b} is the instances peer {@code b} started
  * with (global instances {@code b * W .. b * W + W - 1} of every vertex); a takeover moves a dead
- * peer's blocks to the peer that took them over. Readers see a move once they see its version.
+ * peer's blocks to the peer that took them over. The version changes with every move, after it.
  */
 public final class Placement {
 
-    private final int[] host;
+    private final AtomicIntegerArray host;
     private volatile int version;
 
     public Placement(int peers) {
-        host = new int[peers];
+        host = new AtomicIntegerArray(peers);
         for (int p = 0; p < peers; p++) {
-            host[p] = p;
+            host.set(p, p);
         }
     }
 
     public int hostOf(int block) {
-        int v = version; // the volatile read orders the array read after the move that bumped it
-        return v >= 0 ? host[block] : host[block];
+        return host.get(block);
     }
 
     /** Changes whenever a block moves. */
@@ -29,13 +30,13 @@ public final class Placement {
 
     public synchronized void move(int[] blocks, int to) {
         for (int b : blocks) {
-            host[b] = to;
+            host.set(b, to);
         }
         version++;
     }
 
     /** The blocks {@code peer} hosts now. */
     public synchronized int[] blocksOn(int peer) {
-        return java.util.stream.IntStream.range(0, host.length).filter(b -> host[b] == peer).toArray();
+        return java.util.stream.IntStream.range(0, host.length()).filter(b -> host.get(b) == peer).toArray();
     }
 }
