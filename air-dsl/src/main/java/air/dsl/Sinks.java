@@ -43,7 +43,21 @@ public final class Sinks {
         return new LogSink<>(loggerName, String::valueOf);
     }
 
-    /** Writes one line per record to {@code file} (replaced), in no particular order across workers. */
+    /**
+     * One line per record into a part file per instance, {@code dir/part-<instance>}: exactly once
+     * under checkpoints and replication (each checkpoint commits what was written; a restore cuts
+     * the part back to its checkpoint). Read the parts once the job has ended.
+     */
+    public static <T> air.runtime.sink.PartFilesSink<T> files(Path dir, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(dir, "Sinks.files(dir, formatFn): dir is null");
+        Objects.requireNonNull(formatFn, "Sinks.files(dir, formatFn): formatFn is null");
+        return new air.runtime.sink.PartFilesSink<>(dir, formatFn);
+    }
+
+    /**
+     * Writes one line per record to {@code file} (replaced), in no particular order across workers.
+     * Not rollback-capable: with checkpoints or replication use {@link #files}.
+     */
     public static <T> SinkFactory<T> file(Path file, Function<? super T, String> formatFn) {
         Objects.requireNonNull(file, "Sinks.file(file, formatFn): file is null");
         Objects.requireNonNull(formatFn, "Sinks.file(file, formatFn): formatFn is null");

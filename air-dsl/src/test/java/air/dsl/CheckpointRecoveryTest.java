@@ -68,7 +68,7 @@ class CheckpointRecoveryTest {
     }
 
     /** Runs the job; {@code failAfterWrites} > 0 makes a map throw once that many checkpoints are on disk. */
-    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, CollectSink<WindowResult<Long, Long>> sink,
+    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, air.runtime.api.SinkFactory<WindowResult<Long, Long>> sink,
                             int failAfterWrites, SimpleMeterRegistry registry) {
         AtomicBoolean armed = new AtomicBoolean(failAfterWrites > 0);
         Pipeline p = Pipeline.create();
@@ -152,6 +152,31 @@ class CheckpointRecoveryTest {
         run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).isEqualTo(1);
         assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
+    }
+
+    @Test
+    void part_files_commit_per_checkpoint_and_a_resumed_run_cuts_them_back_exactly_once(@TempDir Path dir) throws IOException {
+        WindowDefinition window = Windows.tumbling(100);
+        WatchedStore store = new WatchedStore(dir.resolve("ck"));
+        Path out = dir.resolve("out");
+        air.runtime.sink.PartFilesSink<WindowResult<Long, Long>> files =
+                Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+        assertThatThrownBy(() -> run(window, Routing.AIR, Progress.HEWMELD, store, files, 2, new SimpleMeterRegistry()))
+                .hasMessageContaining("injected failure");
+        long afterFailure = java.nio.file.Files.size(files.part(0)) + java.nio.file.Files.size(files.part(1));
+        assertThat(afterFailure).as("the failed run committed lines before it failed").isPositive();
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run(window, Routing.AIR, Progress.HEWMELD, store, files, 0, second);
+        assertThat(count(second, "air.recoveries")).isEqualTo(1);
+        Map<String, Long> got = new TreeMap<>();
+        for (int instance = 0; instance < 2; instance++) {
+            for (String line : java.nio.file.Files.readAllLines(files.part(instance))) {
+                int eq = line.lastIndexOf('=');
+                assertThat(got.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)))).as("line twice: " + line).isNull();
+            }
+        }
+        assertThat(got).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
+        assertReleased(dir);
     }
 
     @Test

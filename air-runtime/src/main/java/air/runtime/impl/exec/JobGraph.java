@@ -265,7 +265,7 @@ final class JobGraph {
             writer.abortIfOpen();
             throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
                     + (config.replicas() > 0 ? "replication" : "checkpoints")
-                    + " every sink must give a CheckpointedSinkWriter (Sinks.collect does; Sinks.file and print do not yet)");
+                    + " every sink must give a CheckpointedSinkWriter (Sinks.collect and Sinks.files do; Sinks.file and print do not)");
         }
     }
 
