@@ -37,11 +37,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CheckpointRecoveryTest {
 
     private static final long N = 6_000;
+    /** Each source instance holds here (empty reads: barriers and checkpoints go on) until its run says go. */
+    private static final long HOLD_AT = 1_000;
 
     /** The file store, counting writes, and failing the write of checkpoint {@code failWrite} once. */
     static final class WatchedStore implements CheckpointStore {
         final CheckpointStore inner;
         final AtomicInteger writes = new AtomicInteger();
+        final AtomicInteger attempts = new AtomicInteger();
         volatile long failWrite = -1;
 
         WatchedStore(Path dir) {
@@ -49,6 +52,7 @@ class CheckpointRecoveryTest {
         }
 
         @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+            attempts.incrementAndGet();
             if (id == failWrite) {
                 failWrite = -1;
                 throw new IOException("disk full (injected)");
@@ -67,12 +71,19 @@ class CheckpointRecoveryTest {
         }
     }
 
-    /** Runs the job; {@code failAfterWrites} > 0 makes a map throw once that many checkpoints are on disk. */
+    /**
+     * Runs the job; {@code failAfterWrites} > 0 makes a map throw once that many checkpoints are on
+     * disk. The sources hold a third of the way in until then (or until the store has tried the
+     * write it is set to fail), so the failure always lands mid-run.
+     */
     private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, air.runtime.api.SinkFactory<WindowResult<Long, Long>> sink,
                             int failAfterWrites, SimpleMeterRegistry registry) {
         AtomicBoolean armed = new AtomicBoolean(failAfterWrites > 0);
+        long failWrite = store.failWrite;
+        java.util.function.BooleanSupplier release = () -> store.writes.get() >= failAfterWrites
+                && (failWrite < 0 || store.attempts.get() >= failWrite);
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generate(N, i -> i).paced(4_000, System.nanoTime()))
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, release))
                 .map(i -> {
                     if (armed.get() && store.writes.get() >= failAfterWrites && armed.getAndSet(false)) {
                         throw new IllegalStateException("injected failure");

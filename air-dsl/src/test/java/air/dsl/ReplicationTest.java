@@ -80,9 +80,9 @@ class ReplicationTest {
         return TcpTransport.onLoopback(peers, 20_000);
     }
 
-    private static Pipeline pipeline(WindowDefinition window, RowsSink sink, long startNanos) {
+    private static Pipeline pipeline(WindowDefinition window, RowsSink sink, java.util.function.BooleanSupplier release) {
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generate(N, i -> i).paced(3_000, startNanos))
+        p.readFrom(new TestPipelines.HeldSource(N, N / 12, release))
                 .withTimestamps(i -> i, 0)
                 .keyByLong(i -> i % 13)
                 .window(window)
@@ -112,7 +112,8 @@ class ReplicationTest {
         WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(100) : Windows.sliding(200, 100);
         int peers = 3;
         List<TcpTransport> net = tcpNetwork(peers);
-        long start = System.nanoTime() + 200_000_000L;
+        // every source holds halfway until the victim has died: the loss lands mid-run
+        java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean();
         List<RowsSink> sinks = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         List<CompletableFuture<Void>> runs = new ArrayList<>();
@@ -124,7 +125,7 @@ class ReplicationTest {
             Transport t = net.get(r);
             runs.add(CompletableFuture.runAsync(() -> {
                 try (Cluster c = Cluster.over(t, FAST)) {
-                    pipeline(window, sink, start).execute(config(2).batchSize(16).routing(routing).progress(progress)
+                    pipeline(window, sink, go::get).execute(config(2).batchSize(16).routing(routing).progress(progress)
                             .replication(1, 100).meterRegistry(registry).cluster(c));
                 }
             }, task -> Thread.ofPlatform().start(task)));
@@ -136,6 +137,7 @@ class ReplicationTest {
         }
         assertThat(count(registries.get(victim), "air.checkpoints")).isGreaterThanOrEqualTo(3);
         net.get(victim).crash();
+        go.set(true);
         assertThatThrownBy(() -> runs.get(victim).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
         List<String> rows = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
@@ -216,13 +218,14 @@ class ReplicationTest {
         int peers = 2;
         List<TcpTransport> net = tcpNetwork(peers);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean(); // holds the jobs mid-run
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             Transport t = net.get(r);
             SimpleMeterRegistry reg = r == 0 ? registry : new SimpleMeterRegistry();
             runs.add(CompletableFuture.runAsync(() -> {
                 try (Cluster c = Cluster.over(t, FAST)) {
-                    pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).batchSize(16)
+                    pipeline(Windows.tumbling(100), new RowsSink(), go::get).execute(config(1).batchSize(16)
                             .replication(1, 50).meterRegistry(reg).cluster(c));
                 }
             }, task -> Thread.ofPlatform().start(task)));
@@ -232,6 +235,7 @@ class ReplicationTest {
             LockSupport.parkNanos(5_000_000L); // polls a meter: the jobs are running once a snapshot is replicated
         }
         net.get(1).send(0, air.channels.Channels.REPLICA, java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})); // a PUT cut short
+        go.set(true);
         assertThatThrownBy(() -> runs.get(0).get(60, TimeUnit.SECONDS)).hasMessageContaining("malformed replica message")
                 .hasMessageContaining("from peer 1");
         assertThatThrownBy(() -> runs.get(1).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
@@ -245,7 +249,7 @@ class ReplicationTest {
         for (Transport t : net) {
             runs.add(CompletableFuture.runAsync(() -> {
                 try (Cluster c = Cluster.over(t, FAST)) {
-                    pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).replication(1, 100).cluster(c));
+                    pipeline(Windows.tumbling(100), new RowsSink(), () -> true).execute(config(1).replication(1, 100).cluster(c));
                 }
             }, task -> Thread.ofPlatform().start(task)));
         }
@@ -259,7 +263,7 @@ class ReplicationTest {
     void replication_settings_are_validated_where_they_are_made() {
         assertThatThrownBy(() -> config(1).replication(-1, 100)).hasMessageContaining("replicas must be >= 0");
         assertThatThrownBy(() -> config(1).replication(1, 0)).hasMessageContaining("intervalMs must be >= 1");
-        assertThatThrownBy(() -> pipeline(Windows.tumbling(100), new RowsSink(), System.nanoTime()).execute(config(1).replication(1, 100)))
+        assertThatThrownBy(() -> pipeline(Windows.tumbling(100), new RowsSink(), () -> true).execute(config(1).replication(1, 100)))
                 .hasMessageContaining("replication needs cluster mode");
     }
 }

@@ -32,4 +32,58 @@ final class TestPipelines {
         }
         return counts;
     }
+
+    /**
+     * Records {@code 0 .. n-1}, round robin over the instances, each its own timestamp; an instance
+     * holds at position {@code holdAt} (empty reads, so barriers and checkpoints go on) until
+     * {@code release} is true. This, not timing, makes a run reach the checkpoints a test needs
+     * before its input ends.
+     */
+    static final class HeldSource implements air.runtime.api.SourceFactory<Long> {
+        private final long n;
+        private final long holdAt;
+        private final java.util.function.BooleanSupplier release;
+
+        HeldSource(long n, long holdAt, java.util.function.BooleanSupplier release) {
+            this.n = n;
+            this.holdAt = holdAt;
+            this.release = release;
+        }
+
+        @Override
+        public air.runtime.api.SourceReader<Long> createReader(int instance, int parallelism) {
+            long count = (n - instance + parallelism - 1) / parallelism;
+            return new air.runtime.api.SourceReader<>() {
+                private long position;
+
+                @Override
+                public int read(int max, air.runtime.api.Emitter<? super Long> out) {
+                    if (position >= count) {
+                        return EXHAUSTED;
+                    }
+                    long until = position < holdAt ? Math.min(holdAt, count) : release.getAsBoolean() ? count : position;
+                    int k = (int) Math.min(max, until - position);
+                    for (int j = 0; j < k; j++) {
+                        out.emit(instance + position++ * parallelism);
+                    }
+                    return k;
+                }
+
+                @Override
+                public long position() {
+                    return position;
+                }
+
+                @Override
+                public void seek(long p) {
+                    position = p;
+                }
+            };
+        }
+
+        @Override
+        public String describe() {
+            return "held generator";
+        }
+    }
 }
