@@ -117,16 +117,21 @@ class ReplicationTest {
         List<RowsSink> sinks = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         List<CompletableFuture<Void>> runs = new ArrayList<>();
+        List<CompletableFuture<air.runtime.Job>> jobs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             RowsSink sink = new RowsSink();
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             sinks.add(sink);
             registries.add(registry);
             Transport t = net.get(r);
+            CompletableFuture<air.runtime.Job> job = new CompletableFuture<>();
+            jobs.add(job);
             runs.add(CompletableFuture.runAsync(() -> {
                 try (Cluster c = Cluster.over(t, FAST)) {
-                    pipeline(window, sink, go::get).execute(config(2).batchSize(16).routing(routing).progress(progress)
-                            .replication(1, 100).meterRegistry(registry).cluster(c));
+                    air.runtime.Job j = pipeline(window, sink, go::get).submit(config(2).batchSize(16).routing(routing)
+                            .progress(progress).replication(1, 100).meterRegistry(registry).cluster(c));
+                    job.complete(j);
+                    j.join();
                 }
             }, task -> Thread.ofPlatform().start(task)));
         }
@@ -137,6 +142,12 @@ class ReplicationTest {
         }
         assertThat(count(registries.get(victim), "air.checkpoints")).isGreaterThanOrEqualTo(3);
         net.get(victim).crash();
+        int host = (victim + 1) % peers;
+        // the survivors hold until the takeover is done: the host's report names what it took over
+        while (count(registries.get(host), "air.takeovers") < 1 && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(30)) {
+            LockSupport.parkNanos(5_000_000L); // polls a meter, as above
+        }
+        assertThat(jobs.get(host).get(10, TimeUnit.SECONDS).progressReport()).contains("on peer " + host + ", taken over from peer " + victim);
         go.set(true);
         assertThatThrownBy(() -> runs.get(victim).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
         List<String> rows = new ArrayList<>();
@@ -146,7 +157,6 @@ class ReplicationTest {
                 rows.addAll(sinks.get(r).closed);
             }
         }
-        int host = (victim + 1) % peers;
         assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
         double results = 0;
         for (int r = 0; r < peers; r++) {

@@ -99,15 +99,21 @@ final class JobGraph {
         }
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < instances.length; i++) {
-            sb.append(i == 0 ? "" : ", ").append(instances[i]).append(" (peer ").append(instances[i] / config.workers()).append(')');
+            int block = instances[i] / config.workers();
+            int host = replication == null ? block : replication.placement().hostOf(block); // where it runs now
+            sb.append(i == 0 ? "" : ", ").append(instances[i]).append(" (peer ").append(host).append(')');
         }
         return sb.append(']').toString();
     }
 
-    /** A final instance of this peer as the report names it: local index, and global index and peer in cluster mode. */
+    /**
+     * A final instance of this graph as the report names it: local index, and in cluster mode its
+     * global index, the peer it runs on and, for a block taken over, the peer it came from.
+     */
     String describeFinal(int local) {
         return peers == 1 ? "instance " + local
-                : "instance " + local + " (global " + (self * config.workers() + local) + " on peer " + self + ")";
+                : "instance " + local + " (global " + (block * config.workers() + local) + " on peer " + self
+                        + (block != self ? ", taken over from peer " + block : "") + ")";
     }
 
     /**

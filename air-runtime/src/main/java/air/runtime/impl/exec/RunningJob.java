@@ -227,19 +227,22 @@ public final class RunningJob implements Job {
     @Override
     public String progressReport() {
         StringBuilder sb = new StringBuilder("job '").append(name()).append("' ").append(status());
-        List<air.runtime.impl.ops.WindowFinal> finals = graph.finals();
-        for (int i = 0; i < finals.size(); i++) {
-            air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
-            sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(graph.describeFinal(i)).append(": ");
-            if (s.waiting()) {
-                sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
-                  .append(graph.describeUpstream(s.holders()));
-            } else {
-                sb.append("no open window");
+        for (JobGraph g : graphs()) { // this peer's own instances, then those of blocks taken over
+            List<air.runtime.impl.ops.WindowFinal> finals = g.finals();
+            for (int i = 0; i < finals.size(); i++) {
+                air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
+                sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(g.describeFinal(i)).append(": ");
+                if (s.waiting()) {
+                    sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
+                      .append(g.describeUpstream(s.holders()));
+                } else {
+                    sb.append("no open window");
+                }
             }
         }
         return sb.toString();
     }
+
 
     @Override
     public String name() {
