@@ -29,7 +29,7 @@ public final class ClusterSession implements AutoCloseable {
     private volatile String abortedBy;
     private final PeerLiveness liveness;
     /** Peers lost while a replicated job ran: the others go on without them. */
-    private final boolean[] gone;
+    private final java.util.concurrent.atomic.AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
     private volatile java.util.function.IntConsumer peerLossHandler;
 
@@ -37,7 +37,7 @@ public final class ClusterSession implements AutoCloseable {
         this.transport = transport;
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
-        this.gone = new boolean[transport.peers()];
+        this.gone = new java.util.concurrent.atomic.AtomicIntegerArray(transport.peers());
         this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onLost);
         this.liveness = startLiveness();
     }
@@ -84,9 +84,7 @@ public final class ClusterSession implements AutoCloseable {
         String why = "peer " + peer + " lost: " + detail;
         java.util.function.IntConsumer handler = peerLossHandler;
         if (handler != null) {
-            synchronized (gone) {
-                gone[peer] = true;
-            }
+            gone.set(peer, 1);
             handler.accept(peer);
             return;
         }
@@ -98,9 +96,7 @@ public final class ClusterSession implements AutoCloseable {
 
     /** Whether {@code peer} was lost while a replicated job ran (the others carry on without it). */
     public boolean isGone(int peer) {
-        synchronized (gone) {
-            return gone[peer];
-        }
+        return gone.get(peer) == 1;
     }
 
     /** The live peers in ring order starting after {@code peer}. */
@@ -123,10 +119,7 @@ public final class ClusterSession implements AutoCloseable {
         peerLossHandler = handler;
     }
 
-    /** The control plane, for the replication messages of a running job. */
-    public ControlPlane control() {
-        return control;
-    }
+
 
     private void onAbort(ControlPlane.Message m) {
         if (m.job() == currentJob) {

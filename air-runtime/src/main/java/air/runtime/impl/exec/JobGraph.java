@@ -156,19 +156,31 @@ final class JobGraph {
         if (transport != null && transport.peers() > 1 && block < 0) {
             for (VertexPlan v : plan.vertices()) {
                 if (v.tail() instanceof TailSpec.PartialWindow pw) {
+                    RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
+                            Channels.data(v.id()), codecFor(pw), v.parallelism(), graph.hostedInboxes(plan.vertices().get(v.id() + 1)),
+                            replication == null);
                     if (replication != null) {
-                        RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
-                                Channels.data(v.id()), codecFor(pw), v.parallelism(),
-                                replication.hostedFor(v.id() + 1, graph.globalParallelism(plan.vertices().get(v.id() + 1))));
-                        graph.receivers.add(r);
+                        graph.receivers.add(r); // runs until the job has ended on every live peer
                     } else {
-                        graph.tasklets.add(new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
-                                Channels.data(v.id()), graph.inboxes.get(v.id() + 1), codecFor(pw), v.parallelism()));
+                        graph.tasklets.add(r);
                     }
                 }
             }
         }
         return graph;
+    }
+
+    /** The inboxes of final vertex {@code v} hosted on this peer, by global instance. */
+    private air.runtime.impl.replica.HostedInboxes hostedInboxes(VertexPlan v) {
+        if (replication != null) {
+            return replication.hostedFor(v.id(), globalParallelism(v));
+        }
+        air.runtime.impl.replica.HostedInboxes fixed = new air.runtime.impl.replica.HostedInboxes(globalParallelism(v));
+        Inbox[] local = inboxes.get(v.id());
+        for (int i = 0; i < local.length; i++) {
+            fixed.host(global(i, v), local[i]);
+        }
+        return fixed;
     }
 
     /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
@@ -321,7 +333,7 @@ final class JobGraph {
 
     /** The checkpoint part of instance {@code instance} of vertex {@code v}, by global index. */
     private String partName(VertexPlan v, int instance) {
-        return "v" + v.id() + "/" + global(instance, v);
+        return air.runtime.impl.checkpoint.PartNames.of(v.id(), global(instance, v));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -5,51 +5,44 @@ import air.channels.Transport;
 import air.channels.WireIn;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.replica.HostedInboxes;
 import java.time.Duration;
 
 /**
  * The receiving end of a shuffle edge on one peer: decodes the frames other peers send on the
- * edge's channel and hands each item to the local final instance it names, until every remote
- * producer has ended towards every local instance. Validates addresses: an item must come from a
- * producer that lives on the sending peer and go to an instance that lives here.
+ * edge's channel and hands each item to the final instance it names among those hosted here; an
+ * item for an instance that is not is a malformed frame naming its sender.
  *
- * <p>Under replication instances move (a peer takes over a dead one's), so it looks the
- * destination up among the inboxes hosted here, and runs until told to {@link #stop}: a producer
- * that took over a dead peer's share may repeat items to instances that already finished (their
- * inboxes drop them).
+ * <p>With fixed placement it also checks that the item's producer lives on the sending peer, and
+ * ends once every remote producer has ended towards every instance here. Under replication
+ * instances move (a peer takes over a dead one's, and its producers then send from there), so it
+ * runs until told to {@link #stop}: a producer that took over a dead peer's share may repeat items
+ * to instances that already finished (their inboxes drop them).
  */
 final class RemoteShuffleTasklet extends Tasklet {
 
     private final Transport transport;
     private final int channel;
-    private final Inbox[] local;
+    private final HostedInboxes hosted;
     private final ShuffleItemCodec codec;
     private final int producersPerPeer;
+    private final boolean fixedPlacement;
     private long frames;
-    private final air.runtime.impl.replica.HostedInboxes hosted;
     private volatile boolean stopped;
 
-    RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, Inbox[] local, ShuffleItemCodec codec,
-                         int producersPerPeer) {
-        super(job, name);
-        this.transport = transport;
-        this.channel = channel;
-        this.local = local;
-        this.codec = codec;
-        this.producersPerPeer = producersPerPeer;
-        this.hosted = null;
-    }
-
-    /** Replication: delivers to whatever instance is hosted here now, until {@link #stop}. */
+    /**
+     * @param fixedPlacement no replication: producers stay on their peers, and the tasklet ends
+     *                       after every remote producer's end of stream to every instance here
+     */
     RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, ShuffleItemCodec codec, int producersPerPeer,
-                         air.runtime.impl.replica.HostedInboxes hosted) {
+                         HostedInboxes hosted, boolean fixedPlacement) {
         super(job, name);
         this.transport = transport;
         this.channel = channel;
-        this.local = null;
         this.codec = codec;
         this.producersPerPeer = producersPerPeer;
         this.hosted = hosted;
+        this.fixedPlacement = fixedPlacement;
     }
 
     /** Replication: the job ended on every live peer; returns within one receive timeout. */
@@ -57,21 +50,28 @@ final class RemoteShuffleTasklet extends Tasklet {
         stopped = true;
     }
 
-    private void runReplicated() {
-        int producers = producersPerPeer * transport.peers();
-        while (!stopped) {
+    @Override
+    protected void runBody() {
+        int peers = transport.peers();
+        long expectedEnds = fixedPlacement ? (long) (peers - 1) * producersPerPeer * (hosted.size() / peers) : Long.MAX_VALUE;
+        long ends = 0;
+        while (ends < expectedEnds && !stopped) {
             Frame f = nextFrame();
             if (f == null) {
                 continue;
             }
             WireIn in = new WireIn(f.payload(), f.peer());
-            ShuffleItemCodec.Addressed a = codec.read(in, producers, hosted.size());
+            ShuffleItemCodec.Addressed a = codec.read(in, producersPerPeer * peers, hosted.size());
+            int producerPeer = a.item().producer() / producersPerPeer;
             Inbox inbox = hosted.at(a.destination());
-            if (inbox == null) {
-                throw in.malformed("item from producer " + a.item().producer() + " for instance " + a.destination()
-                        + ", which is not hosted on peer " + transport.self());
+            if (inbox == null || fixedPlacement && producerPeer != f.peer()) {
+                throw in.malformed("item from producer " + a.item().producer() + " (of peer " + producerPeer + ") for instance "
+                        + a.destination() + ", which is not hosted on peer " + transport.self() + ": it does not belong on this link");
             }
             inbox.offer(a.item());
+            if (a.item() instanceof ShuffleItem.EndOfStream) {
+                ends++;
+            }
         }
     }
 
@@ -90,35 +90,6 @@ final class RemoteShuffleTasklet extends Tasklet {
             frames++;
         }
         return f;
-    }
-
-    @Override
-    protected void runBody() {
-        if (hosted != null) {
-            runReplicated();
-            return;
-        }
-        int self = transport.self();
-        int peers = transport.peers();
-        long expectedEnds = (long) (peers - 1) * producersPerPeer * local.length;
-        long ends = 0;
-        while (ends < expectedEnds) {
-            Frame f = nextFrame();
-            if (f == null) {
-                continue;
-            }
-            WireIn in = new WireIn(f.payload(), f.peer());
-            ShuffleItemCodec.Addressed a = codec.read(in, producersPerPeer * peers, local.length * peers);
-            int producerPeer = a.item().producer() / producersPerPeer;
-            if (producerPeer != f.peer() || a.destination() / local.length != self) {
-                throw in.malformed("item from producer " + a.item().producer() + " (of peer " + producerPeer + ") for instance "
-                        + a.destination() + " (of peer " + a.destination() / local.length + ") does not belong on this link");
-            }
-            local[a.destination() - self * local.length].offer(a.item());
-            if (a.item() instanceof ShuffleItem.EndOfStream) {
-                ends++;
-            }
-        }
     }
 
     @Override

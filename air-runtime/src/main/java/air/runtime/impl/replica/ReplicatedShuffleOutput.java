@@ -118,9 +118,4 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
             // the host died: its successor gets this from the log
         }
     }
-
-    /** Items kept for other peers now: for tests and meters. */
-    public synchronized int logged() {
-        return log.size();
-    }
 }
