@@ -36,7 +36,9 @@ final class YsbReplicaSupervisor {
     private static final long WAIT_MS = 120_000;
     private static final String JOB_STARTING = "job 'ysb-mem' starting";
     private static final String TAKEOVER = "job 'ysb-mem' TAKEOVER on peer";
-    private static final String WRITTEN = "written by peer";
+    /** A peer's log line when what its replicated snapshot covers, or where it went, changed. */
+    private static final java.util.regex.Pattern REPLICATED =
+            java.util.regex.Pattern.compile("state of block\\(s\\) \\[([0-9, ]*)\\] replicated at checkpoint [0-9]+ on peer\\(s\\) \\[([0-9, ]*)\\]");
     private static final String PART_DONE = "'s part is done";
 
     /** Passes the peers' output on and keeps the moments of the lines a kill waits for. */
@@ -44,7 +46,9 @@ final class YsbReplicaSupervisor {
         private final Consumer<String> out;
         private final Set<Integer> started = ConcurrentHashMap.newKeySet();
         private final List<long[]> takeovers = new CopyOnWriteArrayList<>(); // {ms, peer}
-        private final List<long[]> written = new CopyOnWriteArrayList<>(); // {ms, peer}
+        /** Per peer, the blocks its newest replicated snapshot covers, and the peers holding it. */
+        private final Map<Integer, Set<Integer>> covered = new ConcurrentHashMap<>();
+        private final Map<Integer, List<Integer>> holders = new ConcurrentHashMap<>();
         private volatile boolean partDone;
 
         Watch(Consumer<String> out) {
@@ -63,8 +67,11 @@ final class YsbReplicaSupervisor {
                 started.add(peer);
             } else if (line.contains(TAKEOVER)) {
                 takeovers.add(new long[] {now, peer});
-            } else if (line.contains(WRITTEN)) {
-                written.add(new long[] {now, peer});
+            } else if (REPLICATED.matcher(line).find()) {
+                java.util.regex.Matcher m = REPLICATED.matcher(line);
+                m.find();
+                holders.put(peer, numbers(m.group(2)));
+                covered.put(peer, new HashSet<>(numbers(m.group(1))));
             } else if (line.contains(PART_DONE)) {
                 partDone = true;
             }
@@ -87,15 +94,28 @@ final class YsbReplicaSupervisor {
             return takeovers.stream().filter(t -> t[0] >= since).findFirst().orElse(null);
         }
 
-        /** Whether every peer in {@code live} logged a replicated snapshot after {@code since}. */
-        boolean allReplicatedAfter(Set<Integer> live, long since) {
-            Set<Integer> seen = new HashSet<>();
-            for (long[] w : written) {
-                if (w[0] > since) {
-                    seen.add((int) w[1]);
+        private static List<Integer> numbers(String list) {
+            return list.isBlank() ? List.of() : Arrays.stream(list.split(",\\s*")).map(String::trim).map(Integer::valueOf).toList();
+        }
+
+        /**
+         * Whether every live peer's newest replicated snapshot covers exactly the blocks it hosts and
+         * is held by its next {@code replicas} live peers: the copies a further loss needs are there.
+         * A peer logs that line whenever what it covers or where it goes changes.
+         */
+        boolean allReplicated(Set<Integer> live, Map<Integer, Set<Integer>> blocksOn, int replicas, int peers) {
+            for (int p : live) {
+                List<Integer> next = new ArrayList<>();
+                for (int k = 1; k < peers && next.size() < replicas; k++) {
+                    if (live.contains((p + k) % peers)) {
+                        next.add((p + k) % peers);
+                    }
+                }
+                if (!blocksOn.get(p).equals(covered.get(p)) || !next.equals(holders.get(p))) {
+                    return false;
                 }
             }
-            return seen.containsAll(live);
+            return true;
         }
     }
 
@@ -115,14 +135,15 @@ final class YsbReplicaSupervisor {
         for (int p = 0; p < args.peers(); p++) {
             live.add(p);
         }
-        Map<Integer, Set<Integer>> blocksOn = new java.util.HashMap<>();
+        int replicas = args.faults().replicas();
+        Map<Integer, Set<Integer>> blocksOn = new ConcurrentHashMap<>();
         for (int p = 0; p < args.peers(); p++) {
             blocksOn.put(p, new HashSet<>(Set.of(p)));
         }
         int[] codes;
         try (LocalCluster cluster = LocalCluster.start(s)) {
             // a peer killed before its first snapshot is replicated cannot be taken over: wait for one from each
-            boolean ok = watch.await(cluster, live, () -> watch.started.size() == args.peers() && watch.allReplicatedAfter(live, 0));
+            boolean ok = watch.await(cluster, live, () -> watch.started.size() == args.peers() && watch.allReplicated(live, blocksOn, replicas, args.peers()));
             long ready = System.currentTimeMillis();
             while (ok && kills.size() < args.faults().kills()) {
                 long at = ready + KILL_AFTER_MS + random.nextLong(KILL_SPREAD_MS);
@@ -146,7 +167,8 @@ final class YsbReplicaSupervisor {
                 if (!ok || t == null) {
                     break;
                 }
-                ok = watch.await(cluster, live, () -> watch.allReplicatedAfter(live, t[0]));
+                // every survivor whose blocks or replica changed logs it once its next snapshot is replicated
+                ok = watch.await(cluster, live, () -> watch.allReplicated(live, blocksOn, replicas, args.peers()));
                 ready = System.currentTimeMillis();
             }
             codes = cluster.await(DAY_MS);

@@ -74,7 +74,6 @@ final class Takeover {
     /** A peer was lost (on the failure detector's thread). */
     void peerLost(int dead) {
         long detected = System.nanoTime();
-        replication.replicas().membershipChanged("peer " + dead + " was lost");
         List<Integer> live = replication.session().liveAfter(dead);
         if (live.isEmpty()) {
             return;

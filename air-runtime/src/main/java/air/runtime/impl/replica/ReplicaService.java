@@ -59,8 +59,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private final Thread reader;
     private volatile boolean closed;
     private volatile boolean warnedAlone;
-    /** Set after a membership change: the next snapshot replicated logs where it went. */
-    private volatile String sinceChange;
+    /** What the last replicated snapshot covered and where it went: a change is logged (launchers wait for it). */
+    private String lastCovered = "";
 
     public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
         this.session = session;
@@ -90,6 +90,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         ByteBuffer message = out.buffer();
         Set<Integer> sent = new HashSet<>();
+        List<Integer> acked;
         long deadline = System.currentTimeMillis() + ACK_TIMEOUT_MS;
         synchronized (acks) {
             acks.put(id, new HashSet<>());
@@ -111,6 +112,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 }
                 synchronized (acks) {
                     if (acks.get(id).containsAll(targets)) {
+                        acked = targets;
                         break;
                     }
                     if (System.currentTimeMillis() > deadline) {
@@ -127,11 +129,11 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 acks.remove(id);
             }
         }
-        String change = sinceChange;
-        if (change != null) {
-            sinceChange = null;
-            LOG.info("peer {}: state of block(s) {} replicated again at checkpoint {} on peer(s) {} (first since {})", session.self(),
-                    java.util.Arrays.toString(blocks), id, targets(), change);
+        String covered = java.util.Arrays.toString(blocks) + " on peer(s) " + acked;
+        if (!covered.equals(lastCovered)) { // the first snapshot, a takeover's blocks, or a new replica after a loss
+            lastCovered = covered;
+            LOG.info("peer {}: state of block(s) {} replicated at checkpoint {} on peer(s) {}", session.self(),
+                    java.util.Arrays.toString(blocks), id, acked);
         }
         WireOut note = new WireOut(32 + 4 * blocks.length);
         note.putByte(REPLICATED).putLong(job).putInt(session.self()).putLong(id).putInt(blocks.length);
@@ -148,9 +150,9 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return live.subList(0, Math.min(replicas, live.size()));
     }
 
-    /** The blocks a snapshot's parts belong to (part names end in the global instance). */
+    /** The blocks a snapshot's parts belong to. */
     private int[] blocksOf(Set<String> names) {
-        return names.stream().mapToInt(n -> Integer.parseInt(n.substring(n.lastIndexOf('/') + 1)) / workers).distinct().sorted().toArray();
+        return names.stream().mapToInt(n -> air.runtime.impl.checkpoint.PartNames.instanceOf(n) / workers).distinct().sorted().toArray();
     }
 
     private void noteReplicated(long id, int[] blocks) {
@@ -171,11 +173,6 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     /** The newest snapshot {@code peer} replicated here, or null. */
     public Held heldFor(int peer) {
         return held.get(peer);
-    }
-
-    /** A membership change: the next replicated snapshot is logged, naming it. */
-    public void membershipChanged(String what) {
-        sinceChange = what;
     }
 
     /** Tells every live peer that {@code blocks} of dead peer {@code dead} now run on this peer, from checkpoint {@code id}. */
