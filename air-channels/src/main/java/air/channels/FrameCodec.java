@@ -1,5 +1,7 @@
 package air.channels;
 
+import air.wire.WireOut;
+import air.wire.FrameException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -14,7 +16,7 @@ public final class FrameCodec {
 
     public static final int MAGIC = 0x41495246;
     public static final short VERSION = 1;
-    public static final int HEADER_BYTES = 16;
+    public static final int HEADER_BYTES = WireOut.HEADER_ROOM;
     /** The default largest payload accepted: 64 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD = 64 << 20;
 

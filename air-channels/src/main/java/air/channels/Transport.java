@@ -1,5 +1,7 @@
 package air.channels;
 
+import air.wire.WireOut;
+import air.wire.FrameException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 

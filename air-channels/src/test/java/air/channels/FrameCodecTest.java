@@ -1,5 +1,7 @@
 package air.channels;
 
+import air.wire.WireOut;
+import air.wire.FrameException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

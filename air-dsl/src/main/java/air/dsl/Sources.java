@@ -1,7 +1,5 @@
 package air.dsl;
 
-import air.dsl.ysb.YsbGenerator;
-import air.dsl.ysb.YsbEvent;
 import air.runtime.api.SourceFactory;
 import air.runtime.source.GeneratorSource;
 import air.runtime.source.SupplierSource;
@@ -48,12 +46,4 @@ public final class Sources {
         return new SupplierSource<>(count, supplier);
     }
 
-    /** The YSB-mem event generator (YSB-SPEC section 5): events {@code 0 .. n-1} for a seed and rate. */
-    public static GeneratorSource<YsbEvent> ysbMem(long n, YsbGenerator generator) {
-        if (n < 0) {
-            throw new IllegalArgumentException("Sources.ysbMem(n, generator): n must be >= 0, was " + n);
-        }
-        Objects.requireNonNull(generator, "Sources.ysbMem(n, generator): generator is null");
-        return new GeneratorSource<>("ysb-mem", n, generator::event);
-    }
 }

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.InJvmTransports;
 import air.channels.Transport;
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import air.dsl.TestPipelines.Event;
 import air.runtime.Cluster;
 import air.runtime.api.AggregateOp;

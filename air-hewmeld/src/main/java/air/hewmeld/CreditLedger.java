@@ -1,7 +1,7 @@
 package air.hewmeld;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package air.benchmarks;
 
-import air.dsl.ysb.YsbEvent;
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
 import air.samples.ysb.YsbArgs;
 import java.util.Locale;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;

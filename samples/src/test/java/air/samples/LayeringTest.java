@@ -19,17 +19,21 @@ class LayeringTest {
     void dependencies_point_one_way() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("samples").definedBy("air.samples..")
+                .layer("workloads").definedBy("air.workloads..")
                 .layer("dsl").definedBy("air.dsl..")
                 .layer("replication").definedBy("air.replication..")
                 .layer("runtime").definedBy("air.runtime..")
                 .layer("hewmeld").definedBy("air.hewmeld..")
                 .layer("channels").definedBy("air.channels..")
+                .layer("wire").definedBy("air.wire..")
                 .whereLayer("samples").mayNotBeAccessedByAnyLayer()
+                .whereLayer("workloads").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("dsl").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("replication").mayNotBeAccessedByAnyLayer()
-                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "samples", "replication")
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "samples", "replication")
                 .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
-                .whereLayer("channels").mayOnlyBeAccessedByLayers("hewmeld", "runtime", "dsl", "samples", "replication")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("channels", "hewmeld", "runtime", "dsl", "samples", "replication")
                 .check(CLASSES);
     }
 

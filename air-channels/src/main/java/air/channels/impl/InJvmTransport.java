@@ -67,7 +67,7 @@ public final class InJvmTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.channels.WireOut payload) {
+    public void send(int peer, int channel, air.wire.WireOut payload) {
         checkOpen();
         if (peer < 0 || peer >= network.length) {
             throw new IllegalArgumentException("peer must be in [0, " + network.length + "), was " + peer);

@@ -2,7 +2,7 @@ package air.channels.mpj;
 
 import air.channels.Frame;
 import air.channels.FrameCodec;
-import air.channels.FrameException;
+import air.wire.FrameException;
 import air.channels.Transport;
 import air.channels.impl.ParkingQueue;
 import java.nio.ByteBuffer;
@@ -104,7 +104,7 @@ public final class MpjTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.channels.WireOut payload) {
+    public void send(int peer, int channel, air.wire.WireOut payload) {
         checkPeer(peer);
         ByteBuffer frame = codec.seal(channel, payload);
         enqueue(peer, channel, frame.array(), frame.limit());

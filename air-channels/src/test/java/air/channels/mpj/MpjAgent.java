@@ -2,7 +2,7 @@ package air.channels.mpj;
 
 import air.channels.Frame;
 import air.channels.FrameCodec;
-import air.channels.FrameException;
+import air.wire.FrameException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -54,7 +54,7 @@ public final class MpjAgent {
                         case SEND -> transport.send(peer, channel, ByteBuffer.wrap(bytes));
                         case WIRE -> transport.sendWire(peer, channel, ByteBuffer.wrap(bytes));
                         case SEND_WIRE_OUT -> {
-                            air.channels.WireOut w = new air.channels.WireOut(bytes.length);
+                            air.wire.WireOut w = new air.wire.WireOut(bytes.length);
                             for (byte b : bytes) {
                                 w.putByte(b);
                             }

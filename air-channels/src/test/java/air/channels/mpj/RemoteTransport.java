@@ -1,7 +1,7 @@
 package air.channels.mpj;
 
 import air.channels.Frame;
-import air.channels.FrameException;
+import air.wire.FrameException;
 import air.channels.Transport;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -128,7 +128,7 @@ final class RemoteTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.channels.WireOut payload) {
+    public void send(int peer, int channel, air.wire.WireOut payload) {
         try {
             // frame locally as a transport would (the WireOut is the transport's now), forward the payload
             ByteBuffer frame = new air.channels.FrameCodec().seal(channel, payload);

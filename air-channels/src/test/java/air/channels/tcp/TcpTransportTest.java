@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.Channels;
 import air.channels.FrameCodec;
-import air.channels.FrameException;
+import air.wire.FrameException;
 import air.channels.Transport;
 import air.channels.TransportContract;
 import air.channels.mpj.Rendezvous;

@@ -1,7 +1,7 @@
 package air.hewmeld.watermark;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,7 @@
 package air.runtime.api;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 
 /**
  * How values of one type cross between peers: primitive fields written directly, never Java

@@ -3,8 +3,8 @@ package air.samples.ysb;
 import air.dsl.Aggregations;
 import air.dsl.Pipeline;
 import air.dsl.Windows;
-import air.dsl.ysb.YsbEvent;
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
 

@@ -1,7 +1,7 @@
 package air.samples.ysb;
 
-import air.dsl.ysb.YsbEvent;
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

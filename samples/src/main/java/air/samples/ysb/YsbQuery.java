@@ -4,8 +4,9 @@ import air.dsl.Aggregations;
 import air.dsl.Pipeline;
 import air.dsl.Sources;
 import air.dsl.Windows;
-import air.dsl.ysb.YsbEvent;
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
+import air.workloads.ysb.YsbSources;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
 import air.runtime.source.GeneratorSource;
@@ -25,7 +26,7 @@ public final class YsbQuery {
 
     /** The YSB-mem events, paced at {@code offeredRate} from {@code scheduleStartNanos} in latency mode. */
     static GeneratorSource<YsbEvent> source(long n, YsbGenerator generator, long offeredRate, long scheduleStartNanos) {
-        GeneratorSource<YsbEvent> source = Sources.ysbMem(n, generator);
+        GeneratorSource<YsbEvent> source = YsbSources.mem(n, generator);
         return offeredRate > 0 ? source.paced(offeredRate, scheduleStartNanos) : source;
     }
 

@@ -1,6 +1,6 @@
 package air.samples.ysb;
 
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbGenerator;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.stream.LongStream;

@@ -1,6 +1,6 @@
 package air.samples.ysb;
 
-import air.dsl.ysb.YsbEvent;
+import air.workloads.ysb.YsbEvent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package air.samples.ysb;
 
 import air.dsl.Pipeline;
-import air.dsl.ysb.YsbGenerator;
+import air.workloads.ysb.YsbGenerator;
 import air.runtime.Job;
 import air.runtime.JobConfig;
 import io.micrometer.core.instrument.MeterRegistry;

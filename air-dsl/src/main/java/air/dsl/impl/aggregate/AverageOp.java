@@ -39,8 +39,8 @@ public final class AverageOp<T> implements AggregateOp<T, AverageOp.Acc, Double>
     @Override public String name() { return "average"; }
 
     private static final air.runtime.api.Codec<Acc> CODEC = new air.runtime.api.Codec<>() {
-        @Override public void write(Acc v, air.channels.WireOut out) { out.putLong(v.count).putDouble(v.sum); }
-        @Override public Acc read(air.channels.WireIn in) {
+        @Override public void write(Acc v, air.wire.WireOut out) { out.putLong(v.count).putDouble(v.sum); }
+        @Override public Acc read(air.wire.WireIn in) {
             Acc a = new Acc();
             a.count = in.getLong();
             a.sum = in.getDouble();

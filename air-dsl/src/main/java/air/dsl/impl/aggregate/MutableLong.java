@@ -12,7 +12,7 @@ public final class MutableLong extends PaddedAccumulator {
 
     /** Eight bytes on the wire. */
     static final air.runtime.api.Codec<MutableLong> CODEC = new air.runtime.api.Codec<>() {
-        @Override public void write(MutableLong v, air.channels.WireOut out) { out.putLong(v.value); }
-        @Override public MutableLong read(air.channels.WireIn in) { return new MutableLong(in.getLong()); }
+        @Override public void write(MutableLong v, air.wire.WireOut out) { out.putLong(v.value); }
+        @Override public MutableLong read(air.wire.WireIn in) { return new MutableLong(in.getLong()); }
     };
 }

@@ -2,10 +2,10 @@ package air.runtime.impl.cluster;
 
 import air.channels.Channels;
 import air.channels.Frame;
-import air.channels.FrameException;
+import air.wire.FrameException;
 import air.channels.Transport;
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;

@@ -2,7 +2,7 @@ package air.runtime.impl.exec;
 
 import air.channels.Frame;
 import air.channels.Transport;
-import air.channels.WireIn;
+import air.wire.WireIn;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.replica.HostedInboxes;

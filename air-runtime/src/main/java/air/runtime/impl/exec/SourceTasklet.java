@@ -1,7 +1,7 @@
 package air.runtime.impl.exec;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.Inlet;
 import java.util.concurrent.locks.LockSupport;

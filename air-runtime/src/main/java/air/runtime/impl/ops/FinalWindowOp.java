@@ -259,7 +259,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshottin
     }
 
     @Override
-    public void snapshotTo(air.channels.WireOut out, long checkpointId, ShuffleItemCodec codec) {
+    public void snapshotTo(air.wire.WireOut out, long checkpointId, ShuffleItemCodec codec) {
         out.putLong(lastEmittedEnd).putLong(received).putLong(results).putInt(producersDone).putLong(downstreamWatermark);
         out.putInt(producerFrontier.length);
         for (long f : producerFrontier) {
@@ -276,7 +276,7 @@ public final class FinalWindowOp<T> implements Counted, WindowFinal, Snapshottin
     }
 
     @Override
-    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec codec) {
+    public void restoreFrom(air.wire.WireIn in, ShuffleItemCodec codec) {
         lastEmittedEnd = in.getLong();
         received = in.getLong();
         results = in.getLong();

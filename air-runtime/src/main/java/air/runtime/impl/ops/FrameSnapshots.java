@@ -1,7 +1,7 @@
 package air.runtime.impl.ops;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 
 /**
  * Window frames in checkpoints: each frame encoded, in the shuffle's wire form, straight from its

@@ -244,7 +244,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     }
 
     @Override
-    public void snapshotTo(air.channels.WireOut o, long checkpointId, ShuffleItemCodec codec) {
+    public void snapshotTo(air.wire.WireOut o, long checkpointId, ShuffleItemCodec codec) {
         o.putLong(watermark).putLong(sentBoundary).putLong(received).putLong(late).putLong(partialsSent);
         if (credit != null) {
             credit.snapshotTo(o);
@@ -260,7 +260,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     }
 
     @Override
-    public void restoreFrom(air.channels.WireIn in, ShuffleItemCodec codec) {
+    public void restoreFrom(air.wire.WireIn in, ShuffleItemCodec codec) {
         watermark = in.getLong();
         sentBoundary = in.getLong();
         received = in.getLong();

@@ -1,7 +1,7 @@
 package air.runtime.impl.ops;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import air.runtime.api.Codec;
 import air.runtime.plan.OperatorInfo;
 

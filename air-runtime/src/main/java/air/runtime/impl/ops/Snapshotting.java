@@ -1,7 +1,7 @@
 package air.runtime.impl.ops;
 
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.WireIn;
+import air.wire.WireOut;
 
 /**
  * An operator with state that a checkpoint captures. Both calls happen on the operator's own

@@ -2,9 +2,9 @@ package air.runtime.impl.replica;
 
 import air.channels.Channels;
 import air.channels.Frame;
-import air.channels.FrameException;
-import air.channels.WireIn;
-import air.channels.WireOut;
+import air.wire.FrameException;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.cluster.ClusterSession;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package air.runtime.impl.replica;
 
 import air.channels.Transport;
-import air.channels.WireOut;
+import air.wire.WireOut;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;

@@ -1,4 +1,4 @@
-package air.channels;
+package air.wire;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

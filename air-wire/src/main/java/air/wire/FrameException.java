@@ -1,4 +1,4 @@
-package air.channels;
+package air.wire;
 
 /** A frame that failed validation on receipt; the message names the peer it came from. */
 public final class FrameException extends RuntimeException {

@@ -1,4 +1,4 @@
-package air.dsl.ysb;
+package air.workloads.ysb;
 
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 

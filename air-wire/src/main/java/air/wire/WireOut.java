@@ -1,4 +1,4 @@
-package air.channels;
+package air.wire;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,16 +7,19 @@ import java.util.Arrays;
 /**
  * A growable big-endian byte writer for frame payloads: primitives written directly, no Java
  * serialization. It keeps room for a frame header in front of the payload, so that a transport
- * can frame it in place ({@link Transport#send(int, int, WireOut)}) instead of copying it.
+ * can frame it in place instead of copying it.
  */
 public final class WireOut {
 
+    /** Bytes kept free in front of the payload for a frame header (the transports' frame codec fills them). */
+    public static final int HEADER_ROOM = 16;
+
     private byte[] bytes;
-    private int size = FrameCodec.HEADER_BYTES;
+    private int size = HEADER_ROOM;
     private boolean sealed;
 
     public WireOut(int initialCapacity) {
-        bytes = new byte[FrameCodec.HEADER_BYTES + Math.max(16, initialCapacity)];
+        bytes = new byte[HEADER_ROOM + Math.max(16, initialCapacity)];
     }
 
     private void ensure(int more) {
@@ -68,28 +71,29 @@ public final class WireOut {
 
     /** Payload bytes written so far. */
     public int size() {
-        return size - FrameCodec.HEADER_BYTES;
+        return size - HEADER_ROOM;
     }
 
     /** The payload written so far, without copying; valid until the next write. */
     public ByteBuffer buffer() {
-        return ByteBuffer.wrap(bytes, FrameCodec.HEADER_BYTES, size - FrameCodec.HEADER_BYTES).slice();
+        return ByteBuffer.wrap(bytes, HEADER_ROOM, size - HEADER_ROOM).slice();
     }
 
-    /** Hands header room and payload to {@link FrameCodec#seal}; no writes after that. */
-    byte[] sealForFraming() {
+    /** Hands header room and payload to a frame codec, which writes the header in place; no writes after that. */
+    public byte[] sealForFraming() {
         sealed = true;
         return bytes;
     }
 
     /** The payload, for a transport that copies it; no writes after that either. */
-    ByteBuffer sealForCopy() {
+    public ByteBuffer sealForCopy() {
         ByteBuffer payload = buffer();
         sealed = true;
         return payload;
     }
 
-    int frameLength() {
+    /** Header room plus payload: the length of the frame sealed in place. */
+    public int frameLength() {
         return size;
     }
 }

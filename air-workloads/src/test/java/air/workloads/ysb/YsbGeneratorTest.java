@@ -1,4 +1,4 @@
-package air.dsl.ysb;
+package air.workloads.ysb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

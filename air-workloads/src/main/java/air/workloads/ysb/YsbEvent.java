@@ -1,4 +1,4 @@
-package air.dsl.ysb;
+package air.workloads.ysb;
 
 /**
  * One YSB-mem event with all seven fields materialised (YSB-SPEC section 5.2): primitive 64-bit
