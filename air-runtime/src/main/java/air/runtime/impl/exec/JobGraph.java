@@ -22,6 +22,16 @@ import air.runtime.impl.ops.Snapshotting;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.WindowFinal;
+import air.runtime.impl.ops.WindowStats;
+import air.runtime.operator.Operator;
+import air.runtime.impl.ops.ProgressSnapshot;
+import air.runtime.impl.inbound.Alignment;
+import air.runtime.impl.inbound.BarrierAligner;
+import air.runtime.impl.inbound.InboundEdge;
+import air.runtime.impl.inbound.RepeatFilter;
+import air.runtime.impl.progress.Completion;
+import air.runtime.impl.progress.ProgressRelease;
+import air.runtime.impl.routing.WindowRouter;
 import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.TimestampOp;
 import air.runtime.impl.source.GeneratorReader;
@@ -209,15 +219,15 @@ final class JobGraph {
         for (int i = 0; i < v.parallelism(); i++) {
             Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
             air.runtime.impl.ops.ChainTail tail = (air.runtime.impl.ops.ChainTail) next;
-            List<TaskletState.Stateful> stateful = new ArrayList<>();
+            List<Snapshotting> stateful = new ArrayList<>();
             if (next instanceof Snapshotting s) {
-                stateful.add(new TaskletState.Stateful(s, v.tail() instanceof TailSpec.PartialWindow pw ? codecFor(pw) : null));
+                stateful.add(s);
             }
             for (int k = v.chain().size() - 1; k >= 0; k--) {
                 Inlet<?> op = buildOp(v.id(), k + 1, v.chain().get(k), next);
                 perPosition.get(k + 1).add((Counted) op);
                 if (op instanceof Snapshotting s) {
-                    stateful.add(0, new TaskletState.Stateful(s, null));
+                    stateful.add(0, s);
                 }
                 next = op;
             }
@@ -266,9 +276,12 @@ final class JobGraph {
                     requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());
                     sinks.add(late);
                 }
+                WindowAggregation agg = pw.aggregation();
+                WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
+                ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, global(instance, v), globalParallelism(v));
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
-                        pw.info(), pw.aggregation().window(), pw.aggregation().routing(), pw.aggregation().progress(),
-                        globalParallelism(v), frames, shuffleOutput(v, pw, global(instance, v), destinations), late);
+                        pw.info(), agg.window(), router, release, frames, codecFor(pw),
+                        shuffleOutput(v, pw, global(instance, v), destinations), late);
                 partials.add((WindowPartial) op);
                 slot.add((Counted) op);
                 return op;
@@ -338,7 +351,7 @@ final class JobGraph {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot,
-                           List<TaskletState.Stateful> stateful, air.runtime.impl.ops.ChainTail tail) {
+                           List<Snapshotting> stateful, air.runtime.impl.ops.ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
         switch (v.head()) {
@@ -352,22 +365,53 @@ final class JobGraph {
             }
             case HeadSpec.FinalWindow fw -> {
                 int producers = globalParallelism(plan.vertices().get(v.id() - 1));
-                KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), fw.aggregation());
-                WindowFinal op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
-                        fw.info(), fw.aggregation().window(), fw.aggregation().routing(), fw.aggregation().progress(),
-                        global(instance, v), globalParallelism(v), frames, producers, next);
-                finals.add(op);
-                meteredFinals.add(op);
+                WindowAggregation agg = fw.aggregation();
+                KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), agg);
+                Operator op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
+                        fw.info(), agg.window(), WindowRouter.of(agg.routing(), agg.window()),
+                        global(instance, v), globalParallelism(v), frames, frameCodec(agg, fw.info()), next);
                 slot.add((Counted) op);
-                List<TaskletState.Stateful> chain = new ArrayList<>(stateful);
-                chain.add(0, new TaskletState.Stateful((Snapshotting) op, frameCodec(fw.aggregation(), fw.info())));
                 Inbox inbox = inboxes.get(v.id())[instance];
-                FinalTasklet tasklet = new FinalTasklet(context, name + " " + fw.info().name(), inbox, op, producers,
-                        new TaskletState(partName(v, instance), chain, tail), cp);
+                OperatorTasklet tasklet = new OperatorTasklet(context, name + " " + fw.info().name(), inbox,
+                        new TaskletState(partName(v, instance), stateful, tail), cp);
+                int[] inputs = {producers};
+                tasklet.bind(new InboundEdge(fw.info().name(), op, next, inputs,
+                        Completion.of(agg.progress(), fw.info().name(), agg.window().slide(), inputs),
+                        alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, agg.window().slide()) : null,
+                        tasklet::onAligned));
+                FinalView view = new FinalView((WindowStats) op, tasklet);
+                finals.add(view);
+                meteredFinals.add(view);
                 parts.add(partName(v, instance));
                 consumerInboxes.put(tasklet, inbox);
                 tasklets.add(tasklet);
             }
+        }
+    }
+
+    /**
+     * Checkpoints and replication align barriers on every inbound edge and drop repeats; a job
+     * without snapshots does neither.
+     */
+    private static Alignment alignmentFor(Checkpointing cp, int producers) {
+        return cp.enabled() ? new BarrierAligner(producers, cp.restoredId()) : Alignment.NONE;
+    }
+
+    /** A final window instance as meters and the progress report read it. */
+    private record FinalView(WindowStats op, OperatorTasklet tasklet) implements WindowFinal {
+        @Override
+        public long results() {
+            return op.results();
+        }
+
+        @Override
+        public OperatorInfo info() {
+            return op.info();
+        }
+
+        @Override
+        public ProgressSnapshot snapshot() {
+            return tasklet.progress();
         }
     }
 

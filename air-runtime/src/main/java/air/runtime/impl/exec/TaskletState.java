@@ -3,25 +3,21 @@ package air.runtime.impl.exec;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import air.runtime.impl.ops.ChainTail;
-import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.Snapshotting;
 import java.util.List;
 
 /**
  * What a checkpoint captures of one tasklet's fused chain: the stateful operators in chain order
- * (each with the codec of its window frames) and the tail, which passes barriers on. Named in
+ * and the tail, which passes barriers on. Named in
  * the checkpoint by vertex and global instance.
  */
 final class TaskletState {
 
-    /** A stateful operator of the chain and the codec of its frames (null when it has none). */
-    record Stateful(Snapshotting op, ShuffleItemCodec frames) { }
-
     private final String part;
-    private final List<Stateful> ops;
+    private final List<Snapshotting> ops;
     private final ChainTail tail;
 
-    TaskletState(String part, List<Stateful> ops, ChainTail tail) {
+    TaskletState(String part, List<Snapshotting> ops, ChainTail tail) {
         this.part = part;
         this.ops = List.copyOf(ops);
         this.tail = tail;
@@ -32,8 +28,8 @@ final class TaskletState {
     }
 
     void snapshotTo(WireOut out, long id) {
-        for (Stateful s : ops) {
-            s.op().snapshotTo(out, id, s.frames());
+        for (Snapshotting s : ops) {
+            s.snapshotTo(out, id);
         }
     }
 
@@ -44,8 +40,8 @@ final class TaskletState {
      * @return whether the tasklet had finished
      */
     boolean restoreChain(WireIn in, boolean finished, Checkpointing checkpoints, java.util.function.Supplier<WireOut> finalState) {
-        for (Stateful s : ops) {
-            s.op().restoreFrom(in, s.frames());
+        for (Snapshotting s : ops) {
+            s.restoreFrom(in);
         }
         tail.restoredAt(checkpoints.restoredId());
         checkpoints.restored();

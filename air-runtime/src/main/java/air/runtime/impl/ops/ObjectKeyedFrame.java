@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.routing.KeyRouting;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.OperatorInfo;

@@ -68,7 +68,7 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     }
 
     @Override
-    public void snapshotTo(air.wire.WireOut out, long checkpointId, ShuffleItemCodec frames) {
+    public void snapshotTo(air.wire.WireOut out, long checkpointId) {
         byte[] state;
         try {
             state = GuardedWriter.checkpointed(writer).snapshot(checkpointId);
@@ -79,7 +79,7 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     }
 
     @Override
-    public void restoreFrom(air.wire.WireIn in, ShuffleItemCodec frames) {
+    public void restoreFrom(air.wire.WireIn in) {
         received = in.getLong();
         byte[] state = in.getBytes();
         try {

@@ -5,12 +5,12 @@ import air.wire.WireOut;
 
 /**
  * An operator with state that a checkpoint captures. Both calls happen on the operator's own
- * tasklet thread between batches, so they see a quiet operator; {@code frames} encodes the keys and
- * accumulators of window frames (null for operators without frames).
+ * tasklet thread between batches, so they see a quiet operator. An operator with window frames
+ * holds the codec of their keys and accumulators itself.
  */
 public interface Snapshotting {
 
-    void snapshotTo(WireOut out, long checkpointId, ShuffleItemCodec frames);
+    void snapshotTo(WireOut out, long checkpointId);
 
-    void restoreFrom(WireIn in, ShuffleItemCodec frames);
+    void restoreFrom(WireIn in);
 }

@@ -124,12 +124,12 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     }
 
     @Override
-    public void snapshotTo(air.wire.WireOut out, long checkpointId, ShuffleItemCodec frames) {
+    public void snapshotTo(air.wire.WireOut out, long checkpointId) {
         out.putLong(maxSeen).putLong(lastWatermark).putLong(received);
     }
 
     @Override
-    public void restoreFrom(air.wire.WireIn in, ShuffleItemCodec frames) {
+    public void restoreFrom(air.wire.WireIn in) {
         maxSeen = in.getLong();
         lastWatermark = in.getLong();
         received = in.getLong();

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
 import java.util.Arrays;

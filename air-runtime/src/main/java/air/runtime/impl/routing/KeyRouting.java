@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.routing;
 
 /** KEY routing: the owner of a key among {@code n} final-aggregate instances. Same on every peer. */
 public final class KeyRouting {

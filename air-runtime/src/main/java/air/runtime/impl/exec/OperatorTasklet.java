@@ -1,0 +1,86 @@
+package air.runtime.impl.exec;
+
+import air.runtime.impl.inbound.InboundEdge;
+import air.runtime.impl.ops.ShuffleItem;
+import air.wire.WireIn;
+import air.wire.WireOut;
+
+/**
+ * Runs one instance of an operator behind an inbound edge: takes items from its inbox and hands
+ * them to the edge until every input ended. Whatever the edge's protocols need of the tasklet
+ * (a checkpoint's capture when a barrier is aligned, the restore on start) happens here; the
+ * protocols themselves are the edge's.
+ */
+final class OperatorTasklet extends Tasklet {
+
+    private final Inbox inbox;
+    private final TaskletState state;
+    private final Checkpointing checkpoints;
+    private InboundEdge edge;
+    private long taken;
+
+    OperatorTasklet(JobContext job, String name, Inbox inbox, TaskletState state, Checkpointing checkpoints) {
+        super(job, name);
+        this.inbox = inbox;
+        this.state = state;
+        this.checkpoints = checkpoints;
+    }
+
+    /** Binds the edge, which is built with {@link #onAligned} as its barrier callback. */
+    void bind(InboundEdge edge) {
+        this.edge = edge;
+    }
+
+    /** The edge's checkpoint is aligned on every producer: captures this instance and passes the barrier on. */
+    void onAligned(long id) {
+        checkpoints.offer(id, state.part(), capture(false, id));
+        state.emitBarrier(id);
+    }
+
+    @Override
+    protected void runBody() {
+        if (checkpoints.enabled() && restore()) {
+            return;
+        }
+        boolean done = false;
+        while (!done) {
+            ShuffleItem item = (ShuffleItem) inbox.take();
+            taken++;
+            done = edge.accept(item);
+        }
+        if (checkpoints.enabled()) {
+            checkpoints.finished(state.part(), capture(true, 0));
+        }
+        inbox.close();
+    }
+
+    /** Back to the restored checkpoint; true when this instance had already finished there. */
+    private boolean restore() {
+        WireIn in = checkpoints.restoredPart(state.part());
+        if (in == null) {
+            return false;
+        }
+        boolean finished = in.getByte() == 1;
+        edge.restoreFrom(in);
+        return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
+    }
+
+    private WireOut capture(boolean finished, long id) {
+        WireOut out = new WireOut(256);
+        out.putByte(finished ? 1 : 0);
+        edge.snapshotTo(out, id);
+        state.snapshotTo(out, id);
+        return out;
+    }
+
+    /** What this instance waits for, published by its edge; safe to read from any thread. */
+    air.runtime.impl.ops.ProgressSnapshot progress() {
+        return edge.progress();
+    }
+
+    @Override
+    protected String position() {
+        long repeats = edge == null ? 0 : edge.repeats();
+        return "shuffle item #" + taken + (repeats > 0 ? " (" + repeats + " repeat(s) dropped)" : "");
+    }
+}

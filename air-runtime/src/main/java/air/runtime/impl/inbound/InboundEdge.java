@@ -1,0 +1,194 @@
+package air.runtime.impl.inbound;
+
+import air.runtime.impl.ops.FramePartial;
+import air.runtime.impl.ops.Inlet;
+import air.runtime.impl.ops.ProgressSnapshot;
+import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.progress.Completion;
+import air.runtime.operator.Operator;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * Everything between an operator's inbox and the operator, in this order: barrier alignment,
+ * repeat filtering, end-of-stream counting and progress coalescing (the completion strategy).
+ * The operator sees only data, {@code onEpochComplete} / {@code onProgress}, and the end of its
+ * input; downstream of it the edge forwards the watermark (when it grows) and the end of stream.
+ *
+ * <p>Several inputs share one producer numbering: input {@code i}'s producers are
+ * {@code offset(i) .. offset(i+1) - 1}, so alignment, repeats and end counting need no input.
+ */
+public final class InboundEdge implements Completion.Listener {
+
+    private final String operatorName;
+    private final Operator operator;
+    private final Inlet<?> downstream;
+    private final Alignment alignment;
+    private final RepeatFilter repeats;
+    private final EndOfStreamCounter ends;
+    private final Completion completion;
+    private final int[] offsets;
+    private final LongConsumer onAligned;
+    private long forwardedWatermark = Long.MIN_VALUE;
+    private boolean completed;
+    private volatile ProgressSnapshot progress = ProgressSnapshot.IDLE;
+
+    /**
+     * @param producersPerInput how many producers feed each input
+     * @param completion        the job's completion strategy, built with this edge as its listener
+     * @param repeats           null when producers never repeat (no fault tolerance)
+     * @param onAligned         captures the instance's state for the aligned checkpoint and passes its barrier on
+     */
+    public InboundEdge(String operatorName, Operator operator, Inlet<?> downstream, int[] producersPerInput,
+                       Function<Completion.Listener, Completion> completion, Alignment alignment, RepeatFilter repeats,
+                       LongConsumer onAligned) {
+        this.operatorName = operatorName;
+        this.operator = operator;
+        this.downstream = downstream;
+        this.alignment = alignment;
+        this.repeats = repeats;
+        this.onAligned = onAligned;
+        this.offsets = new int[producersPerInput.length + 1];
+        for (int i = 0; i < producersPerInput.length; i++) {
+            offsets[i + 1] = offsets[i] + producersPerInput[i];
+        }
+        this.ends = new EndOfStreamCounter(offsets[producersPerInput.length]);
+        this.completion = completion.apply(this);
+    }
+
+    /** Takes one item from the inbox; true once every input ended and the operator finished. */
+    public boolean accept(ShuffleItem item) {
+        if (completed) {
+            return true;
+        }
+        if (alignment.holds(item)) {
+            return false;
+        }
+        process(item);
+        long aligned = alignment.aligned(ends);
+        if (aligned != 0) {
+            onAligned.accept(aligned);
+            for (ShuffleItem h : alignment.releaseHeld()) {
+                if (accept(h)) {
+                    break; // completed: what is left can only be its producers' last words
+                }
+            }
+        }
+        return completed;
+    }
+
+    private void process(ShuffleItem raw) {
+        ShuffleItem item = repeats == null ? raw : repeats.fresh(raw);
+        if (item == null) {
+            return;
+        }
+        int p = item.producer();
+        int input = inputOf(p);
+        int local = p - offsets[input];
+        switch (item) {
+            case FramePartial f -> {
+                operator.onItem(input, f);
+                if (progress.oldestOpenEpoch() > f.frameStart()) {
+                    publishProgress(); // it may open an epoch older than the one reported
+                }
+                return;
+            }
+            case ShuffleItem.Barrier b -> {
+                if (!alignment.isRepeat(b)) {
+                    alignment.onBarrier(b);
+                }
+                return;
+            }
+            case ShuffleItem.EndOfStream e -> {
+                if (!ends.end(p)) {
+                    return;
+                }
+                completion.onEndOfStream(input, local);
+            }
+            case ShuffleItem.Watermark w -> completion.onWatermark(input, local, w.watermark());
+            case ShuffleItem.Credit c -> completion.onCredit(input, local, c.epoch(), c.amount());
+            case ShuffleItem.CreditRange r -> completion.onCreditRange(input, local, r.from(), r.to());
+        }
+        if (ends.allEnded()) {
+            finish();
+        }
+        publishProgress();
+    }
+
+    private void finish() {
+        String incomplete = completion.incompleteAtEnd();
+        if (incomplete != null) {
+            throw new IllegalStateException(operatorName + ": " + incomplete);
+        }
+        operator.onEndOfInput();
+        downstream.onComplete();
+        completed = true;
+    }
+
+    private int inputOf(int producer) {
+        int i = 0;
+        while (producer >= offsets[i + 1]) {
+            i++;
+        }
+        return i;
+    }
+
+    @Override
+    public void onEpochComplete(long epochStart) {
+        operator.onEpochComplete(epochStart);
+    }
+
+    @Override
+    public void onProgress(long completeBelow) {
+        operator.onProgress(completeBelow);
+        long wm = completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : completeBelow - 1;
+        if (wm > forwardedWatermark) {
+            forwardedWatermark = wm;
+            downstream.onWatermark(wm);
+            downstream.onEndOfBatch();
+        }
+    }
+
+    private void publishProgress() {
+        if (completed) {
+            progress = ProgressSnapshot.IDLE;
+            return;
+        }
+        long oldest = Math.min(completion.oldestIncomplete(), operator.oldestPending(completion.completeBelow()));
+        progress = oldest == Long.MAX_VALUE ? ProgressSnapshot.IDLE : new ProgressSnapshot(oldest, completion.holders(oldest, offsets));
+    }
+
+    /** What this instance waits for; safe to read from any thread. */
+    public ProgressSnapshot progress() {
+        return progress;
+    }
+
+    /** Items dropped as repeats so far. */
+    public long repeats() {
+        return repeats == null ? 0 : repeats.repeats();
+    }
+
+    /** The edge's own state (ends, repeat marks, progress), then the operator's. */
+    public void snapshotTo(WireOut out, long checkpointId) {
+        ends.snapshotTo(out);
+        if (repeats != null) {
+            repeats.snapshotTo(out);
+        }
+        out.putLong(forwardedWatermark);
+        completion.snapshotTo(out);
+        operator.snapshotTo(out, checkpointId);
+    }
+
+    public void restoreFrom(WireIn in) {
+        ends.restoreFrom(in);
+        if (repeats != null) {
+            repeats.restoreFrom(in);
+        }
+        forwardedWatermark = in.getLong();
+        completion.restoreFrom(in);
+        operator.restoreFrom(in);
+        publishProgress();
+    }
+}

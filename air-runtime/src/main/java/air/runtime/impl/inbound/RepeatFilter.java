@@ -1,0 +1,87 @@
+package air.runtime.impl.inbound;
+
+import air.runtime.impl.ops.FramePartial;
+import air.runtime.impl.ops.ShuffleItem;
+import air.wire.WireIn;
+import air.wire.WireOut;
+
+/**
+ * Drops what an instance already has from a producer. Replication needs it: a producer replayed
+ * from a snapshot, or one that sends its upstream-backup log again to a restored instance,
+ * repeats items. Per producer, frames arrive in ascending frame order and credit in ascending
+ * epoch order, so anything at or below what was already taken is a repeat (barriers are the
+ * aligner's: it knows each producer's last one). The marks are part of the checkpoint.
+ */
+public final class RepeatFilter {
+
+    private final long epochLength;
+    /** Per producer: the newest frame taken, and the epoch below which its credit is all in. */
+    private final long[] lastFrame;
+    private final long[] creditFrontier;
+    private long repeats;
+
+    public RepeatFilter(int producers, long epochLength) {
+        this.epochLength = epochLength;
+        this.lastFrame = new long[producers];
+        this.creditFrontier = new long[producers];
+        java.util.Arrays.fill(lastFrame, Long.MIN_VALUE);
+        java.util.Arrays.fill(creditFrontier, Long.MIN_VALUE);
+    }
+
+    /** The item, trimmed to what is new from its producer, or null when all of it was taken before. */
+    public ShuffleItem fresh(ShuffleItem item) {
+        int p = item.producer();
+        switch (item) {
+            case FramePartial f -> {
+                if (f.frameStart() <= lastFrame[p]) {
+                    return repeat();
+                }
+                lastFrame[p] = f.frameStart();
+            }
+            case ShuffleItem.Credit c -> {
+                if (c.epoch() < creditFrontier[p]) {
+                    return repeat();
+                }
+                creditFrontier[p] = c.epoch() + epochLength;
+            }
+            case ShuffleItem.CreditRange r -> {
+                if (r.to() <= creditFrontier[p]) {
+                    return repeat();
+                }
+                ShuffleItem trimmed = r.from() < creditFrontier[p] ? new ShuffleItem.CreditRange(p, creditFrontier[p], r.to()) : r;
+                creditFrontier[p] = r.to();
+                return trimmed;
+            }
+            default -> { }
+        }
+        return item;
+    }
+
+    private ShuffleItem repeat() {
+        repeats++;
+        return null;
+    }
+
+    /** Items dropped as repeats so far (not checkpointed: a diagnostic of this run). */
+    public long repeats() {
+        return repeats;
+    }
+
+    public void snapshotTo(WireOut out) {
+        out.putInt(lastFrame.length);
+        for (int p = 0; p < lastFrame.length; p++) {
+            out.putLong(lastFrame[p]).putLong(creditFrontier[p]);
+        }
+    }
+
+    public void restoreFrom(WireIn in) {
+        int producers = in.getCount(16);
+        if (producers != lastFrame.length) {
+            throw in.malformed("checkpointed repeat marks for " + producers + " producers, this instance has " + lastFrame.length);
+        }
+        for (int p = 0; p < producers; p++) {
+            lastFrame[p] = in.getLong();
+            creditFrontier[p] = in.getLong();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package air.runtime.impl.routing;
+
+import air.runtime.api.WindowDefinition;
+import air.runtime.impl.ops.FramePartial;
+import air.runtime.impl.ops.KeyedFrame;
+import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.plan.Routing;
+
+/**
+ * Where the partials of a window aggregation go, and who emits which window: one object per job,
+ * chosen from the plan's {@link Routing}, so that neither window operator tests the mode.
+ */
+public interface WindowRouter {
+
+    /** The router for {@code routing} over {@code window}. */
+    static WindowRouter of(Routing routing, WindowDefinition window) {
+        return switch (routing) {
+            case KEY -> new KeyRouter();
+            case AIR -> new AirRouter(window);
+        };
+    }
+
+    /**
+     * Sends a finished frame's partials from {@code out}'s producer and leaves the frame empty.
+     *
+     * @return the number of (key, accumulator) entries sent
+     */
+    long ship(long frameStart, KeyedFrame<?> frame, ShuffleOutput out);
+
+    /** Hew-meld: sends a producer's credit for an epoch it had data for, right behind that data. */
+    void sendCredit(ShuffleItem.Credit credit, ShuffleOutput out);
+
+    /** Whether final instance {@code instance} of {@code instances} emits the window starting at {@code windowStart}. */
+    boolean emits(long windowStart, int instance, int instances);
+
+    /** Sends one partial, counting its entries. */
+    static long send(ShuffleOutput out, int destination, FramePartial partial) {
+        out.send(destination, partial);
+        return partial.size();
+    }
+}

@@ -1,0 +1,58 @@
+package air.runtime.operator;
+
+import air.wire.WireIn;
+import air.wire.WireOut;
+
+/**
+ * A stateful operator behind one or more inbound edges: what the engine calls, in this order
+ * and always on the operator's own tasklet thread, so an implementation needs no locks.
+ *
+ * <ul>
+ *   <li>{@link #onItem} for every data item of input {@code i}. Barriers, repeats after a
+ *       takeover, end-of-stream markers, watermarks and credit never reach it: the inbound edge
+ *       handles them.</li>
+ *   <li>{@link #onEpochComplete} (hew-meld only): one epoch is complete on every input, possibly
+ *       before older ones; an operator that only cares about a frontier ignores it.</li>
+ *   <li>{@link #onProgress}: nothing with an event time below {@code completeBelow} will arrive on
+ *       any input. Monotone; the same call under watermarks and under hew-meld, so no operator
+ *       tests the progress mode.</li>
+ *   <li>{@link #onEndOfInput} once: every input ended; {@code onProgress(Long.MAX_VALUE)} came
+ *       just before it, unless progress could not complete (then the engine fails the job).</li>
+ *   <li>{@link #snapshotTo} / {@link #restoreFrom} between items, when a checkpoint is aligned
+ *       on every input or when the job resumes.</li>
+ * </ul>
+ *
+ * <p>Output goes to the {@link air.runtime.api.Emitter} the operator was built with; the engine
+ * forwards progress and end of stream downstream itself. See {@code docs/architecture.md}, "how to
+ * add an operator".
+ */
+public interface Operator {
+
+    /** A data item from input {@code input} (0 for a single-input operator). */
+    void onItem(int input, Object item);
+
+    /** Hew-meld: the epoch starting at {@code epochStart} is complete on every input. */
+    default void onEpochComplete(long epochStart) {
+    }
+
+    /** Every input is complete below {@code completeBelow} ({@code Long.MAX_VALUE}: input is over). */
+    void onProgress(long completeBelow);
+
+    /** Every input ended: emit what is left; throw if state is left that progress never released. */
+    void onEndOfInput();
+
+    /** Writes the whole state; {@code checkpointId} names the checkpoint (for sinks that commit by it). */
+    void snapshotTo(WireOut out, long checkpointId);
+
+    /** Reads back what {@link #snapshotTo} wrote; a mismatch throws {@code in.malformed(...)}. */
+    void restoreFrom(WireIn in);
+
+    /**
+     * Diagnostics ("why is my window not firing?"): the oldest epoch start this operator holds
+     * state for that waits on progress, given that everything below {@code completeBelow} is
+     * complete; {@code Long.MAX_VALUE} when nothing waits.
+     */
+    default long oldestPending(long completeBelow) {
+        return Long.MAX_VALUE;
+    }
+}
