@@ -23,6 +23,8 @@ public final class HewMeldCompletion implements Completion {
     /** Per input, per producer: every epoch below this was released. */
     private final long[][] frontiers;
     private final Listener listener;
+    /** Several inputs: epochs complete on some inputs, not yet on all (not checkpointed: progress covers them on restore). */
+    private final java.util.TreeSet<Long> partlyComplete = new java.util.TreeSet<>();
     private long completeBelow = Long.MIN_VALUE;
 
     public HewMeldCompletion(String operator, long epochLength, int[] producersPerInput, Listener listener) {
@@ -53,6 +55,12 @@ public final class HewMeldCompletion implements Completion {
         for (long epoch : ledgers[input].release(producer, from, to)) {
             completedOn(input, epoch);
         }
+        if (!partlyComplete.isEmpty()) {
+            // a range completes epochs this input never heard of, which other inputs may be waiting on
+            for (long epoch : List.copyOf(partlyComplete.subSet(from, to))) {
+                completedOn(input, epoch);
+            }
+        }
         advance();
     }
 
@@ -72,9 +80,11 @@ public final class HewMeldCompletion implements Completion {
     private void completedOn(int input, long epoch) {
         for (int j = 0; j < ledgers.length; j++) {
             if (j != input && ledgers[j].creditOf(epoch) != Credit.ONE) {
-                return; // that input's own completion will fire it
+                partlyComplete.add(epoch); // that input's completion, or its range release, fires it
+                return;
             }
         }
+        partlyComplete.remove(epoch);
         listener.onEpochComplete(epoch);
     }
 
@@ -88,6 +98,7 @@ public final class HewMeldCompletion implements Completion {
         }
         if (below > completeBelow) {
             completeBelow = below;
+            partlyComplete.headSet(below).clear();
             listener.onProgress(below);
         }
     }

@@ -1,0 +1,44 @@
+package air.runtime.impl.inbound;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.TestFrames;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import org.junit.jupiter.api.Test;
+
+class RepeatFilterTest {
+
+    @Test
+    void when_a_producer_repeats_frames_or_credit_then_only_new_ones_pass() {
+        RepeatFilter filter = new RepeatFilter(2, 10);
+        assertThat(filter.fresh(TestFrames.partial(0, 10, 1))).isNotNull();
+        assertThat(filter.fresh(TestFrames.partial(0, 10, 1))).isNull();
+        assertThat(filter.fresh(TestFrames.partial(0, 0, 1))).isNull();
+        assertThat(filter.fresh(TestFrames.partial(1, 0, 1))).isNotNull(); // marks are per producer
+        assertThat(filter.fresh(new ShuffleItem.Credit(0, 10, 3))).isNotNull();
+        assertThat(filter.fresh(new ShuffleItem.Credit(0, 10, 3))).isNull();
+        assertThat(filter.repeats()).isEqualTo(3);
+    }
+
+    @Test
+    void when_a_credit_range_overlaps_what_was_taken_then_it_is_trimmed_to_the_new_part() {
+        RepeatFilter filter = new RepeatFilter(1, 10);
+        filter.fresh(new ShuffleItem.CreditRange(0, 0, 30));
+        assertThat(filter.fresh(new ShuffleItem.CreditRange(0, 10, 30))).isNull();
+        assertThat(filter.fresh(new ShuffleItem.CreditRange(0, 20, 50))).isEqualTo(new ShuffleItem.CreditRange(0, 30, 50));
+    }
+
+    @Test
+    void when_restored_then_the_marks_are_those_of_the_snapshot() {
+        RepeatFilter filter = new RepeatFilter(1, 10);
+        filter.fresh(TestFrames.partial(0, 20, 1));
+        WireOut out = new WireOut(32);
+        filter.snapshotTo(out);
+        RepeatFilter restored = new RepeatFilter(1, 10);
+        restored.restoreFrom(new WireIn(out.buffer(), -1));
+        assertThat(restored.fresh(TestFrames.partial(0, 20, 1))).isNull();
+        assertThat(restored.fresh(TestFrames.partial(0, 30, 1))).isNotNull();
+    }
+}
