@@ -11,7 +11,11 @@
 #     time from each kill to the takeover and to the first new row of a taken-over sink
 #  4. the large-state job (--query users: ~1M keys per window): checkpoint and replica size and duration
 #   benchmarks/ysb-ft.sh [N] [rounds] [kills]   (defaults 1G, 2, 10)
-# Called by ./air bench ft, which sets JAVA_HOME and builds the jars.
+# Called by ./air bench ft, which sets JAVA_HOME and builds the jars. Every run's output is checked
+# (ysb-check.sh): its CHECK line where it has one, the reference checksum where YSB-SPEC 6.3 has one
+# for N, else byte for byte against the loop's output at the same N and options (the loop runs once
+# per N, untimed); a run that differs says so (DIFFERS) and its figures go into no median, ratio or
+# percentile.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/samples/target/air-samples.jar"
@@ -22,14 +26,25 @@ JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench ft does)}/bin/java"
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
+BENCH_JAR="$ROOT/benchmarks/target/air-benchmarks.jar"; CHECK_DIR="$TMP"
+source "$ROOT/benchmarks/ysb-check.sh"
+LOOP_OPTS=()
 
-ysb() { # ysb LOG ARGS...: one run (with the variables in AIR_ENV), its output (peer prefixes removed) kept in LOG
-  local log="$1"; shift
+ysb() { # ysb RUN LOG N ARGS...: one run (with the variables in AIR_ENV), its output (peer prefixes removed) kept in LOG,
+        # its canonical output in $TMP/out.csv; status 1 when that differs (from the loop's at N with LOOP_OPTS)
+  local run="$1" log="$2" n="$3"; shift 3
+  local rc=0
   set -f; local vars=(${AIR_ENV:-}); set +f
-  env "${vars[@]}" "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$@" >"$log" 2>&1 || { tail -30 "$log" >&2; return 1; }
+  rm -f "$TMP/out.csv"
+  env "${vars[@]}" "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$n" "$@" --out "$TMP/out.csv" >"$log" 2>&1 || rc=$?
   sed -i 's/^\[peer [0-9]*\] //' "$log"
+  # exit 1 is a wrong result (vouch says which); anything else is a failed run
+  if [ "$rc" -gt 1 ]; then run_failed "$run" "$log" "$rc"; fi
+  vouch "$run" "$log" "$TMP/out.csv" "$n" "${LOOP_OPTS[@]}" || return 1
+  [ "$rc" = 0 ] || run_failed "$run" "$log" "$rc"
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else printf "%d\n", (a[NR/2]+a[NR/2+1])/2}'; }
+mode_median() { if [ -e "$TMP/$1.differs" ]; then echo n/a; else median <"$TMP/$1"; fi; } # n/a when a run of the mode differed
 eps() { sed -n 's/^RESULT.*throughput_eps=\([0-9]*\).*/\1/p' "$1"; }
 ckpt_stats() { # ckpt_stats LOG: median bytes per peer file and median duration of the checkpoints in LOG
   local bytes ms
@@ -43,55 +58,66 @@ for layout in 1x2 4x1; do
   peers="${layout%x*}"; workers="${layout#*x}"
   modes="none 1s 5s"
   [ "$peers" = 1 ] || modes="$modes tcp rep1s rep5s"
-  for mode in $modes; do : >"$TMP/$mode"; done
+  for mode in $modes; do : >"$TMP/$mode"; rm -f "$TMP/$mode.differs"; done
   for r in $(seq "$ROUNDS"); do
     for mode in $modes; do
-      flags=(--peers "$peers" --quiet --out "$TMP/out.csv")
+      flags=(--peers "$peers" --quiet)
       env=()
       case "$mode" in
         1s|5s) rm -rf "$TMP/ck"; flags+=(--checkpoints "$TMP/ck" --checkpoint-interval "$mode") ;;
         tcp) env=(AIR_TRANSPORT=tcp) ;;
         rep*) flags+=(--replicas 1 --checkpoint-interval "${mode#rep}") ;;
       esac
-      AIR_ENV="${env[*]:-}" ysb "$TMP/log" "$N" "$workers" "${flags[@]}"
-      e=$(eps "$TMP/log"); echo "$e" >>"$TMP/$mode"
+      if AIR_ENV="${env[*]:-}" ysb "layout=$layout mode=$mode round=$r" "$TMP/log" "$N" "$workers" "${flags[@]}"; then
+        e=$(eps "$TMP/log"); echo "$e" >>"$TMP/$mode"
+      else
+        e=differs; : >"$TMP/$mode.differs"
+      fi
       echo "RUN layout=$layout mode=$mode round=$r throughput_eps=$e $(case "$mode" in none|tcp) ;; *) ckpt_stats "$TMP/log" ;; esac)"
     done
   done
-  none=$(median <"$TMP/none"); one=$(median <"$TMP/1s"); five=$(median <"$TMP/5s")
-  ratio() { awk "BEGIN{printf \"%.3f\", $1/$2}"; }
+  none=$(mode_median none); one=$(mode_median 1s); five=$(mode_median 5s)
+  ratio() { if [ "$1" = n/a ] || [ "$2" = n/a ]; then echo n/a; else awk "BEGIN{printf \"%.3f\", $1/$2}"; fi; }
   echo "THROUGHPUT layout=$layout none=$none every_1s=$one every_5s=$five ratio_1s=$(ratio "$one" "$none") ratio_5s=$(ratio "$five" "$none")"
   if [ "$peers" != 1 ]; then
-    tcp=$(median <"$TMP/tcp"); r1=$(median <"$TMP/rep1s"); r5=$(median <"$TMP/rep5s")
+    tcp=$(mode_median tcp); r1=$(mode_median rep1s); r5=$(mode_median rep5s)
     echo "REPLICATION layout=$layout none_mpj=$none none_tcp=$tcp replicas1_every_1s=$r1 replicas1_every_5s=$r5 ratio_1s_vs_tcp=$(ratio "$r1" "$tcp") ratio_5s_vs_tcp=$(ratio "$r5" "$tcp") ratio_1s_vs_mpj=$(ratio "$r1" "$none")"
   fi
 done
 
-rm -rf "$TMP/ck"
-ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet --out "$TMP/out.csv"
-echo "RECOVERY layout=4x1 transport=mpj $(grep '^CHECK' "$TMP/log")"
-rm -rf "$TMP/ck"   # the same over AIR's TCP transport, which forms a world faster than MPJ niodev
-AIR_ENV=AIR_TRANSPORT=tcp ysb "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet --out "$TMP/out.csv"
-echo "RECOVERY layout=4x1 transport=tcp $(grep '^CHECK' "$TMP/log")"
+for transport in mpj tcp; do # AIR's TCP transport forms a world faster than MPJ niodev
+  rm -rf "$TMP/ck"
+  env=""; [ "$transport" = mpj ] || env=AIR_TRANSPORT=tcp
+  if AIR_ENV="$env" ysb "recovery transport=$transport" "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet; then
+    echo "RECOVERY layout=4x1 transport=$transport $(grep '^CHECK' "$TMP/log")"
+  else
+    echo "RECOVERY layout=4x1 transport=$transport n/a (the output differed)"
+  fi
+done
 
 : >"$TMP/takeover"; : >"$TMP/first"
 seed=1
-while [ "$(wc -l <"$TMP/takeover")" -lt "$KILLS" ]; do
-  ysb "$TMP/log" "$N" 1 --peers 4 --replicas 1 --checkpoint-interval 1s --kill 3 --kill-seed "$seed" --quiet --out "$TMP/out.csv"
+while [ "$(wc -l <"$TMP/takeover")" -lt "$KILLS" ] && [ "$seed" -le "$KILLS" ]; do # each run adds 3 kills unless it differs
+  if ! ysb "takeover seed=$seed" "$TMP/log" "$N" 1 --peers 4 --replicas 1 --checkpoint-interval 1s --kill 3 --kill-seed "$seed" --quiet; then
+    seed=$((seed + 1)); continue
+  fi
   echo "TAKEOVER_RUN seed=$seed $(grep '^CHECK' "$TMP/log")"
   sed -n 's/^\[launcher\] kill [0-9]*: takeover_ms=\([0-9-]*\) first_output_ms=\([0-9-]*\)/\1 \2/p' "$TMP/log" |
     while read -r t f; do echo "$t" >>"$TMP/takeover"; [ "$f" -lt 0 ] || echo "$f" >>"$TMP/first"; done
   seed=$((seed + 1))
 done
-pct() { sort -n | awk -v p="$1" '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} i=int(p*NR+0.999999); if (i<1) i=1; print a[i]}'; }
 echo "TAKEOVER layout=4x1 kills=$(wc -l <"$TMP/takeover") takeover_p50_ms=$(pct 0.5 <"$TMP/takeover") takeover_p95_ms=$(pct 0.95 <"$TMP/takeover") first_output_p50_ms=$(pct 0.5 <"$TMP/first") first_output_p95_ms=$(pct 0.95 <"$TMP/first")"
 
+LOOP_OPTS=(--rate 1M --query users)
 for mode in checkpoints replicas; do
   rm -rf "$TMP/ck"
   if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); else flags=(--replicas 1); fi
-  ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" --checkpoint-interval 1s --quiet --out "$TMP/out.csv"
-  echo "LARGE_STATE layout=4x1 mode=$mode keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$(eps "$TMP/log")"
+  e=differs
+  if ysb "large_state mode=$mode" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" --checkpoint-interval 1s --quiet; then e=$(eps "$TMP/log"); fi
+  echo "LARGE_STATE layout=4x1 mode=$mode keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$e"
 done
 rm -rf "$TMP/ck"
-ysb "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --quiet --out "$TMP/out.csv"
-echo "LARGE_STATE layout=4x1 mode=none throughput_eps=$(eps "$TMP/log")"
+e=differs
+if ysb "large_state mode=none" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --quiet; then e=$(eps "$TMP/log"); fi
+echo "LARGE_STATE layout=4x1 mode=none throughput_eps=$e"
+vouch_summary

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # YSB-mem throughput: a plain single-threaded loop, the engine at 1 worker and at 2 workers.
-# Each run in a fresh JVM (YSB-SPEC 7.1), runs interleaved, medians compared.
+# Each run in a fresh JVM (YSB-SPEC 7.1), runs interleaved, medians compared. Every run's output is
+# checked (ysb-check.sh): against the reference checksum where YSB-SPEC 6.3 has one for N, else byte
+# for byte against the loop's output at N; a run that differs says so (DIFFERS) and no median or
+# ratio is given for its configuration.
 #   benchmarks/ysb-throughput.sh [N] [runs]     (defaults: 1G events, 3 runs each)
 # Called by ./air bench ysb, which sets JAVA_HOME to a JDK >= 21 and builds the jar.
 set -euo pipefail
@@ -12,25 +15,40 @@ JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench ysb does)}/bin/java
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
+BENCH_JAR="$JAR"; CHECK_DIR="$TMP"
+source "$ROOT/benchmarks/ysb-check.sh"
 
-run() { # label, main class, args...
-  local label="$1"; shift
-  local line
-  line=$("$JAVA" "${OPTS[@]}" -cp "$JAR" "$@" 2>"$TMP/err" | grep '^RESULT') || { cat "$TMP/err" >&2; echo "benchmark run '$label' failed" >&2; exit 1; }
+run() { # label, round, output file, main class, args...
+  local label="$1" round="$2" out="$3"; shift 3
+  local line rc=0
+  "$JAVA" "${OPTS[@]}" -cp "$JAR" "$@" --out "$out" >"$TMP/log" 2>&1 || rc=$?
+  # exit 1 is a wrong result (vouch says which); anything else is a failed run
+  if [ "$rc" -gt 1 ] || ! line=$(grep '^RESULT' "$TMP/log"); then run_failed "$label" "$TMP/log" "$rc"; fi
   echo "$line"
-  echo "$line" | sed -n 's/.*throughput_eps=\([0-9.]*\).*/\1/p' >> "$TMP/$label"
+  [ "$label" != loop ] || remember_loop_output "$out" "$N"
+  if vouch "run=$label round=$round" "$TMP/log" "$out" "$N"; then
+    [ "$rc" = 0 ] || run_failed "$label" "$TMP/log" "$rc"
+    echo "$line" | sed -n 's/.*throughput_eps=\([0-9.]*\).*/\1/p' >> "$TMP/$label"
+  else
+    : >"$TMP/$label.differs"
+  fi
 }
 
 echo "# YSB-mem throughput, n=$N, $RUNS run(s) each, $(nproc) cores, $("$JAVA" -version 2>&1 | head -n1), opts='${OPTS[*]:-}'"
 for r in $(seq 1 "$RUNS"); do
-  run loop air.benchmarks.YsbLoop "$N"
-  run engine1 air.samples.ysb.YsbMain "$N" 1 --quiet --out "$TMP/out1.csv"
-  run engine2 air.samples.ysb.YsbMain "$N" 2 --quiet --out "$TMP/out2.csv"
+  run loop "$r" "$TMP/loop.csv" air.benchmarks.YsbLoop "$N"
+  run engine1 "$r" "$TMP/out1.csv" air.samples.ysb.YsbMain "$N" 1 --quiet
+  run engine2 "$r" "$TMP/out2.csv" air.samples.ysb.YsbMain "$N" 2 --quiet
 done
 
-median() { sort -n "$TMP/$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# the median of a configuration none of whose runs differed, else n/a
+median() { if [ -e "$TMP/$1.differs" ]; then echo n/a; else sort -n "$TMP/$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; fi; }
 loop=$(median loop); e1=$(median engine1); e2=$(median engine2)
-awk -v l="$loop" -v a="$e1" -v b="$e2" 'BEGIN {
-  printf "MEDIAN loop_eps=%.0f engine_p1_eps=%.0f engine_p2_eps=%.0f\n", l, a, b
-  printf "RATIO engine_p1/loop=%.3f engine_p2/loop=%.3f engine_p2/engine_p1=%.3f (targets: >= 0.6 and >= 1.6)\n", a/l, b/l, b/a
+awk -v l="$loop" -v a="$e1" -v b="$e2" '
+  function eps(x) { return x == "n/a" ? x : sprintf("%.0f", x) }
+  function ratio(x, y) { return x == "n/a" || y == "n/a" ? "n/a" : sprintf("%.3f", x / y) }
+  BEGIN {
+  printf "MEDIAN loop_eps=%s engine_p1_eps=%s engine_p2_eps=%s\n", eps(l), eps(a), eps(b)
+  printf "RATIO engine_p1/loop=%s engine_p2/loop=%s engine_p2/engine_p1=%s (targets: >= 0.6 and >= 1.6)\n", ratio(a, l), ratio(b, l), ratio(b, a)
 }'
+vouch_summary

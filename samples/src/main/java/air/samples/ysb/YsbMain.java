@@ -1,6 +1,7 @@
 package air.samples.ysb;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.Locale;
 
 /**
@@ -67,18 +68,23 @@ public final class YsbMain {
 
     /** Writes the canonical output, prints RESULT (and LATENCY) and checks the reference: the exit code. */
     static int report(YsbRun.Outcome outcome) {
+        return report(outcome, System.out, System.err);
+    }
+
+    /** {@link #report(YsbRun.Outcome)} printing to {@code out} and {@code err}: 0 ok, 1 a mismatch, 3 the output not written. */
+    static int report(YsbRun.Outcome outcome, PrintStream out, PrintStream err) {
         YsbArgs args = outcome.args();
         String sha;
         try {
             sha = outcome.rows().writeCanonical(args.out());
         } catch (IOException e) {
-            System.err.println("ysb: cannot write " + args.out() + ": " + e.getMessage());
+            err.println("ysb: cannot write " + args.out() + ": " + e.getMessage());
             return 3;
         }
-        System.out.println(YsbReport.resultLine(outcome, sha));
+        out.println(YsbReport.resultLine(outcome, sha));
         if (args.offered() > 0) {
-            System.out.println(YsbReport.latencyLine(outcome));
+            out.println(YsbReport.latencyLine(outcome));
         }
-        return YsbReport.verify(outcome, sha, System.err) ? 0 : 1;
+        return YsbReport.verify(outcome, sha, err) ? 0 : 1;
     }
 }
