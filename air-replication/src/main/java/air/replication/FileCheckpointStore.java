@@ -81,6 +81,16 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
 
     @Override
+    public List<String> jobs() throws IOException {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> dirs = Files.list(root)) {
+            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Override
     public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
         List<Long> ids = new ArrayList<>(ids(job));
         Collections.reverse(ids);

@@ -29,6 +29,15 @@ class FileCheckpointStoreTest {
     }
 
     @Test
+    void the_jobs_it_holds_checkpoints_of_are_listed(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir.resolve("not-yet"), 3);
+        assertThat(store.jobs()).isEmpty();
+        store.write("job-b", 1, 0, 1, parts("b"));
+        store.write("job-a", 1, 0, 1, parts("a"));
+        assertThat(store.jobs()).containsExactly("job-a", "job-b");
+    }
+
+    @Test
     void the_newest_checkpoint_every_peer_completed_is_restored_with_this_peers_parts(@TempDir Path dir) throws IOException {
         FileCheckpointStore store = new FileCheckpointStore(dir, 3);
         assertThat(store.newestComplete("job", 0, 2)).isEmpty();

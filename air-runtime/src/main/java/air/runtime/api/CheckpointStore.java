@@ -35,6 +35,14 @@ public interface CheckpointStore {
      */
     void discardNewerThan(String job, long id, int peer) throws IOException;
 
+    /**
+     * The jobs this store holds checkpoints of (the {@code job} keys given to {@link #write}), so
+     * that a run can say why it does not resume from them; empty when the store cannot tell.
+     */
+    default java.util.List<String> jobs() throws IOException {
+        return java.util.List.of();
+    }
+
     /** For logs and the plan: where this store keeps its data. */
     String describe();
 }

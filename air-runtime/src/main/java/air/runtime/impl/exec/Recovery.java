@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ final class Recovery {
     static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
         CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed");
-        String key = config.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + digest(PlanFingerprint.of(plan, config, peers));
+        String key = keyOf(plan, config, peers);
         CheckpointStore store = config.checkpointStore();
         Optional<CheckpointStore.Restored> restored;
         try {
@@ -67,6 +68,23 @@ final class Recovery {
             throw new IllegalStateException("job '" + config.name() + "': cannot read the checkpoints in " + store.describe() + ": " + e, e);
         }
         return new Recovery(config, key, self, peers, registry, start, restored);
+    }
+
+    /**
+     * The layout of operator and edge state in a checkpoint part. Bump it whenever what a tasklet
+     * writes changes: it is part of the checkpoint key, so a checkpoint of another format is never
+     * read (and the run says so, see {@link #logStart}). 2: inbound edges (ends, repeat marks,
+     * completion strategy) before each operator's state.
+     */
+    static final int CHECKPOINT_FORMAT = 2;
+
+    /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
+    static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {
+        return namePrefix(config) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n" + PlanFingerprint.of(plan, config, peers));
+    }
+
+    private static String namePrefix(JobConfig config) {
+        return config.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
     }
 
     private static String digest(String text) {
@@ -118,6 +136,21 @@ final class Recovery {
         return restoring.get() > 0;
     }
 
+    private List<String> othersOfThisJob(CheckpointStore store) {
+        try {
+            return othersOf(store.jobs(), config.name(), key);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** The checkpoint keys among {@code jobs} that name job {@code name} but not this run's {@code key}. */
+    static List<String> othersOf(List<String> jobs, String name, String key) {
+        String prefix = name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
+        return jobs.stream().filter(j -> j.startsWith(prefix) && !j.equals(key)
+                && j.substring(prefix.length()).matches("[0-9a-f]{12}")).toList();
+    }
+
     void logStart() {
         CheckpointStore store = config.checkpointStore();
         if (parts != null) {
@@ -125,6 +158,12 @@ final class Recovery {
         } else {
             LOG.info("job '{}': checkpoints every {} ms to {} (nothing to resume from)", config.name(), config.checkpointIntervalMs(),
                     store.describe());
+            List<String> others = othersOfThisJob(store);
+            if (!others.isEmpty()) {
+                LOG.warn("job '{}': {} holds checkpoints of this job under {}, but of another plan, layout or checkpoint format "
+                        + "(this run's is {}, format {}): not resuming from them", config.name(), store.describe(), others, key,
+                        CHECKPOINT_FORMAT);
+            }
         }
     }
 }
