@@ -20,8 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class YsbLocalClusterIT {
 
     private static final String REFERENCE_5M = "918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871";
-    private static final List<String> JVM = List.of("-Xmx256m", "-XX:CompileCommand=quiet",
-            "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
+    private static final List<String> JVM = java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx256m"), air.runtime.JvmFlags.recommended().stream()).toList();
 
     private static LocalCluster.Spec spec(int peers, List<String> out, String... args) {
         return LocalCluster.Spec.of(peers, YsbMain.class.getName(), List.of(args)).withJvmOptions(JVM).withOutput(line -> {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class YsbReplicationIT {
 
     private static final String REFERENCE_400M = "eeb319f3";
-    private static final List<String> INLINE = List.of("-XX:CompileCommand=quiet", "-XX:CompileCommand=inline,air.runtime.impl.ops.*::*");
+    private static final List<String> INLINE = air.runtime.JvmFlags.recommended();
 
     private static List<String> run(String heap, String n, String... extra) throws Exception {
         List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--replicas", "1", "--kill", "3", "--quiet"));

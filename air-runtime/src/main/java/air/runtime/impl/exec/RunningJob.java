@@ -49,8 +49,8 @@ public final class RunningJob implements Job {
     private static final java.util.concurrent.atomic.AtomicBoolean INLINE_HINT_GIVEN = new java.util.concurrent.atomic.AtomicBoolean();
 
     public static RunningJob start(PhysicalPlan plan, JobConfig config) {
-        if (!INLINE_HINT_GIVEN.getAndSet(true) && !JitHint.operatorsForceInlined()) {
-            LOG.info("for full speed run the JVM with {} (see README, Tuning)", JitHint.FLAG);
+        if (!INLINE_HINT_GIVEN.getAndSet(true) && !air.runtime.JvmFlags.operatorsForceInlined()) {
+            LOG.info("for full speed run the JVM with {} (see README, Tuning)", String.join(" ", air.runtime.JvmFlags.recommended()));
         }
         JobContext context = new JobContext(config.name());
         ClusterSession cluster = config.cluster() == null ? null : config.cluster().session();
