@@ -19,6 +19,7 @@ class LayeringTest {
     void dependencies_point_one_way() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("samples").definedBy("air.samples..")
+                .layer("launcher").definedBy("air.launcher..")
                 .layer("workloads").definedBy("air.workloads..")
                 .layer("dsl").definedBy("air.dsl..")
                 .layer("replication").definedBy("air.replication..")
@@ -27,13 +28,14 @@ class LayeringTest {
                 .layer("channels").definedBy("air.channels..")
                 .layer("wire").definedBy("air.wire..")
                 .whereLayer("samples").mayNotBeAccessedByAnyLayer()
+                .whereLayer("launcher").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("workloads").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("dsl").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("replication").mayNotBeAccessedByAnyLayer()
-                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "samples", "replication")
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "samples", "replication", "launcher")
                 .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
-                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("channels", "hewmeld", "runtime", "dsl", "samples", "replication")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication", "launcher")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("channels", "hewmeld", "runtime", "dsl", "samples", "replication", "launcher")
                 .check(CLASSES);
     }
 

@@ -1,6 +1,6 @@
 package air.samples.ysb;
 
-import air.channels.mpj.LocalCluster;
+import air.launcher.LocalCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
