@@ -47,6 +47,23 @@ class LayeringTest {
                 .allowEmptyShould(true).check(CLASSES);
     }
 
+    /** The kill/restart supervisors decide from the peers' job events, never by matching their log lines. */
+    @Test
+    void the_supervisors_match_no_log_text() {
+        noClasses().that().resideInAnyPackage("air.launcher..", "air.samples..").and().haveNameMatching(".*Supervisor(\\$.*)?")
+                .should().dependOnClassesThat().resideInAPackage("java.util.regex..")
+                .orShould().callMethod(String.class, "matches", String.class)
+                .orShould().callMethod(String.class, "split", String.class)
+                .orShould().callMethod(String.class, "replaceAll", String.class, String.class)
+                .orShould().callMethod(String.class, "contains", CharSequence.class)
+                .orShould().callMethod(String.class, "startsWith", String.class)
+                .orShould().callMethod(String.class, "indexOf", String.class)
+                .orShould().callMethod(air.launcher.LocalCluster.Spec.class, "withOutput", java.util.function.Consumer.class)
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("air.launcher..").should().dependOnClassesThat().resideInAPackage("java.util.regex..")
+                .check(CLASSES);
+    }
+
     @Test
     void samples_use_the_dsl_not_the_runtime_internals() {
         noClasses().that().resideInAPackage("air.samples..").should().dependOnClassesThat().resideInAPackage("air.runtime.impl..")
