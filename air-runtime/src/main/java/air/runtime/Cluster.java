@@ -15,7 +15,7 @@ import java.util.Objects;
  * Peers exchange a plan fingerprint before each job, send heartbeats, and fail the job on every
  * peer, naming the culprit, when one dies or fails.
  *
- * <p>Start peers with the local launcher ({@code ./air ... --peers K}, {@link air.channels.mpj.LocalCluster}),
+ * <p>Start peers with the local launcher ({@code ./air ... --peers K}, {@code air.launcher.LocalCluster}),
  * under {@code srun}, or with {@code mpjrun}; {@link #join(String[])} recognises all three.
  */
 public final class Cluster implements AutoCloseable {

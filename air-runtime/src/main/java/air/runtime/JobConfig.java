@@ -28,6 +28,7 @@ public final class JobConfig {
     private int replicas;
     private long replicationIntervalMs;
     private Cluster cluster;
+    private java.util.List<JobListener> listeners = java.util.List.of();
 
     private JobConfig() {
     }
@@ -51,6 +52,7 @@ public final class JobConfig {
         c.replicas = replicas;
         c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
+        c.listeners = listeners;
         return c;
     }
 
@@ -297,6 +299,26 @@ public final class JobConfig {
 
     public Cluster cluster() {
         return cluster;
+    }
+
+    /**
+     * Adds a listener that hears the job's {@link JobEvent}s on every peer it runs on (started,
+     * checkpoints written, state replicated, takeovers, recovery, finished or failed): the typed
+     * alternative to reading the log. Listeners are called in the order added; one that throws is
+     * logged and skipped, the job goes on.
+     */
+    public JobConfig listener(JobListener listener) {
+        Objects.requireNonNull(listener, "JobConfig.listener(listener): listener is null");
+        JobConfig c = copy();
+        java.util.List<JobListener> all = new java.util.ArrayList<>(listeners);
+        all.add(listener);
+        c.listeners = java.util.List.copyOf(all);
+        return c;
+    }
+
+    /** The listeners added with {@link #listener}, in order. */
+    public java.util.List<JobListener> listeners() {
+        return listeners;
     }
 
     /** The configured registry, or a new private one. */

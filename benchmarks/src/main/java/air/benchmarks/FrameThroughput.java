@@ -5,7 +5,7 @@ import air.channels.Frame;
 import air.channels.FrameCodec;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
-import air.channels.mpj.LocalCluster;
+import air.launcher.LocalCluster;
 import air.channels.mpj.MpjTransport;
 import air.channels.mpj.PeerEnvironment;
 import java.nio.ByteBuffer;

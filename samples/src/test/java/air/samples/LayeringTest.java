@@ -19,6 +19,7 @@ class LayeringTest {
     void dependencies_point_one_way() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("samples").definedBy("air.samples..")
+                .layer("launcher").definedBy("air.launcher..")
                 .layer("workloads").definedBy("air.workloads..")
                 .layer("dsl").definedBy("air.dsl..")
                 .layer("replication").definedBy("air.replication..")
@@ -27,13 +28,14 @@ class LayeringTest {
                 .layer("channels").definedBy("air.channels..")
                 .layer("wire").definedBy("air.wire..")
                 .whereLayer("samples").mayNotBeAccessedByAnyLayer()
+                .whereLayer("launcher").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("workloads").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("dsl").mayOnlyBeAccessedByLayers("samples")
                 .whereLayer("replication").mayNotBeAccessedByAnyLayer()
-                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "samples", "replication")
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "samples", "replication", "launcher")
                 .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
-                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("channels", "hewmeld", "runtime", "dsl", "samples", "replication")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "dsl", "samples", "replication", "launcher")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("channels", "hewmeld", "runtime", "dsl", "samples", "replication", "launcher")
                 .check(CLASSES);
     }
 
@@ -43,6 +45,23 @@ class LayeringTest {
                 .check(CLASSES);
         noClasses().that().resideOutsideOfPackage("air.channels.mpj..").should().dependOnClassesThat().resideInAPackage("mpi..")
                 .allowEmptyShould(true).check(CLASSES);
+    }
+
+    /** The kill/restart supervisors decide from the peers' job events, never by matching their log lines. */
+    @Test
+    void the_supervisors_match_no_log_text() {
+        noClasses().that().resideInAnyPackage("air.launcher..", "air.samples..").and().haveNameMatching(".*Supervisor(\\$.*)?")
+                .should().dependOnClassesThat().resideInAPackage("java.util.regex..")
+                .orShould().callMethod(String.class, "matches", String.class)
+                .orShould().callMethod(String.class, "split", String.class)
+                .orShould().callMethod(String.class, "replaceAll", String.class, String.class)
+                .orShould().callMethod(String.class, "contains", CharSequence.class)
+                .orShould().callMethod(String.class, "startsWith", String.class)
+                .orShould().callMethod(String.class, "indexOf", String.class)
+                .orShould().callMethod(air.launcher.LocalCluster.Spec.class, "withOutput", java.util.function.Consumer.class)
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("air.launcher..").should().dependOnClassesThat().resideInAPackage("java.util.regex..")
+                .check(CLASSES);
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Where a peer process learns its place in a daemon-less world: {@code AIR_RANK}, {@code AIR_PEERS}
- * and {@code AIR_RENDEZVOUS=host:port} (set by {@link LocalCluster}), or under Slurm's
+ * and {@code AIR_RENDEZVOUS=host:port} (set by the local launcher, {@code air.launcher.LocalCluster}), or under Slurm's
  * {@code srun} {@code SLURM_PROCID} and {@code SLURM_NTASKS} with {@code AIR_RENDEZVOUS}, where
  * rank 0 serves the rendezvous itself (on the interface {@code AIR_BIND}, loopback by default).
  */
@@ -17,6 +17,11 @@ public record PeerEnvironment(int rank, int peers, String host, int port, boolea
     public static final String PEERS = "AIR_PEERS";
     public static final String RENDEZVOUS = "AIR_RENDEZVOUS";
     public static final String BIND = "AIR_BIND";
+
+    /** What a launcher sets for peer {@code rank} of {@code peers} meeting at the rendezvous {@code host:port}. */
+    public static Map<String, String> variables(int rank, int peers, String host, int port) {
+        return Map.of(RANK, Integer.toString(rank), PEERS, Integer.toString(peers), RENDEZVOUS, host + ":" + port);
+    }
 
     /** The environment of this process, or null when it was not started as a daemon-less peer. */
     public static PeerEnvironment fromEnvironment() {

@@ -13,18 +13,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 
-/** The transport contract over MPJ Express niodev: one JVM per rank, started by {@link LocalCluster}. */
+/** The transport contract over MPJ Express niodev: one JVM per rank, started by {@link AgentProcesses}. */
 class MpjTransportIT extends TransportContract {
 
-    private final List<LocalCluster> clusters = new ArrayList<>();
+    private final List<AgentProcesses> clusters = new ArrayList<>();
     private final List<RemoteTransport> agents = new ArrayList<>();
 
     @Override
     protected List<Transport> createNetwork(int peers) throws Exception {
         try (ServerSocket control = new ServerSocket(0, peers, InetAddress.getLoopbackAddress())) {
             control.setSoTimeout(60_000);
-            LocalCluster cluster = LocalCluster.start(LocalCluster.Spec.of(peers, MpjAgent.class.getName(),
-                    List.of(Integer.toString(control.getLocalPort()))).withJvmOptions(List.of("-Xmx128m", "-XX:TieredStopAtLevel=1")));
+            AgentProcesses cluster = AgentProcesses.start(peers, MpjAgent.class.getName(),
+                    List.of(Integer.toString(control.getLocalPort())), List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"));
             clusters.add(cluster);
             RemoteTransport[] byRank = new RemoteTransport[peers];
             for (int i = 0; i < peers; i++) {
@@ -45,7 +45,7 @@ class MpjTransportIT extends TransportContract {
     @AfterEach
     void endEveryPeer() throws Exception {
         agents.forEach(RemoteTransport::exit);
-        for (LocalCluster c : clusters) {
+        for (AgentProcesses c : clusters) {
             c.await(20_000);
             c.close();
             for (int i = 0; i < c.peers(); i++) {

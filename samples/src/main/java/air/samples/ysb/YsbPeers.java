@@ -1,6 +1,6 @@
 package air.samples.ysb;
 
-import air.channels.mpj.LocalCluster;
+import air.launcher.LocalCluster;
 import air.runtime.Cluster;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -19,6 +19,9 @@ public final class YsbRun {
         }
     }
 
+    /** The job's name, which the supervisors' events are filtered by. */
+    static final String JOB = "ysb-mem";
+
     private YsbRun() {
     }
 
@@ -43,15 +46,17 @@ public final class YsbRun {
         long submitted = System.nanoTime();
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         MeterRegistry registry = new SimpleMeterRegistry();
-        YsbResultSink sink = new YsbResultSink(FirstOutput.fromEnvironment(cluster == null ? 0 : cluster.self()),
-                FirstOutput.afterRestoreFromEnvironment());
+        // started by the local launcher: report job events and first outputs to it (no-op otherwise)
+        air.launcher.PeerReporter reporter = air.launcher.PeerReporter.fromEnvironment();
+        YsbResultSink sink = new YsbResultSink(reporter::firstOutput, reporter.restoredOutputs());
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
         Pipeline pipeline = args.query() == YsbArgs.Query.USERS
                 ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, sink)
                 : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
-        JobConfig config = JobConfig.defaults().name("ysb-mem").workers(args.parallelism())
+        JobConfig config = JobConfig.defaults().name(JOB).workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);
+        config = reporter.install(config);
         if (args.faults().replicating()) {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());
         }

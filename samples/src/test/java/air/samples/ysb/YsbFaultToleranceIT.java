@@ -2,7 +2,7 @@ package air.samples.ysb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import air.channels.mpj.LocalCluster;
+import air.launcher.LocalCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -46,6 +46,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter written;
     private volatile long lastWritten;
     private volatile long newestOffered;
+    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
 
     /**
      * @param job the store's key of this pipeline and layout
@@ -65,6 +66,11 @@ public final class CheckpointCoordinator implements AutoCloseable {
         this.size = DistributionSummary.builder("air.checkpoint.size").tag("job", jobName).baseUnit("bytes").register(registry);
         this.written = Counter.builder("air.checkpoints").tag("job", jobName).description("checkpoints written by this peer")
                 .register(registry);
+    }
+
+    /** Where {@link air.runtime.JobEvent.CheckpointWritten} goes; set before any tasklet runs. */
+    public void events(air.runtime.impl.event.JobEvents publisher) {
+        events = publisher;
     }
 
     /** The part names of every local tasklet; set once, before any tasklet runs. */
@@ -133,6 +139,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
             lastWritten = id;
             LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms", jobName, id, peer, parts.size(), bytes,
                     nanos / 1_000_000);
+            events.publish(new air.runtime.JobEvent.CheckpointWritten(jobName, peer, air.runtime.impl.event.JobEvents.now(), id,
+                    parts.size(), bytes));
         } catch (IOException | RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
         } finally {

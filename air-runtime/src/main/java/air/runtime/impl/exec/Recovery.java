@@ -42,6 +42,7 @@ final class Recovery {
     private final long restoredId;
     private final Map<String, byte[]> parts;
     private final AtomicInteger restoring = new AtomicInteger();
+    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
 
     private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
                      Optional<CheckpointStore.Restored> restored) {
@@ -96,6 +97,11 @@ final class Recovery {
         }
     }
 
+    /** Where {@link air.runtime.JobEvent.Recovering} and {@link air.runtime.JobEvent.RunningAgain} go. */
+    void events(air.runtime.impl.event.JobEvents publisher) {
+        events = publisher;
+    }
+
     long restoredId() {
         return restoredId;
     }
@@ -128,6 +134,8 @@ final class Recovery {
             Counter.builder("air.recoveries").tag("job", config.name()).register(registry).increment();
             LOG.info("job '{}' RUNNING again on peer {}: every tasklet back at checkpoint {} after {} ms", config.name(), self, restoredId,
                     nanos / 1_000_000);
+            events.publish(new air.runtime.JobEvent.RunningAgain(config.name(), self, air.runtime.impl.event.JobEvents.now(), self,
+                    restoredId, nanos / 1_000_000));
         }
     }
 
@@ -155,6 +163,7 @@ final class Recovery {
         CheckpointStore store = config.checkpointStore();
         if (parts != null) {
             LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId, store.describe());
+            events.publish(new air.runtime.JobEvent.Recovering(config.name(), self, air.runtime.impl.event.JobEvents.now(), restoredId));
         } else {
             LOG.info("job '{}': checkpoints every {} ms to {} (nothing to resume from)", config.name(), config.checkpointIntervalMs(),
                     store.describe());

@@ -36,6 +36,8 @@ public final class RunningJob implements Job {
     private air.runtime.impl.replica.ReplicaService replicas;
     private Takeover takeover;
     private final List<JobGraph> adopted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Where this job's {@link air.runtime.JobEvent}s go: the listeners of its config. */
+    private air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob) {
         this.context = context;
@@ -56,6 +58,7 @@ public final class RunningJob implements Job {
         ClusterSession cluster = config.cluster() == null ? null : config.cluster().session();
         int self = cluster == null ? 0 : cluster.self();
         int peers = cluster == null ? 1 : cluster.peers();
+        air.runtime.impl.event.JobEvents events = new air.runtime.impl.event.JobEvents(config.listeners());
         io.micrometer.core.instrument.MeterRegistry registry = config.meterRegistryOrDefault();
         if (config.replicas() > 0) {
             requireReplicable(plan, config, cluster);
@@ -103,18 +106,31 @@ public final class RunningJob implements Job {
         RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob);
         job.coordinator = coordinator;
         job.recovery = recovery;
+        job.events = events;
+        if (coordinator != null) {
+            coordinator.events(events);
+        }
+        if (recovery != null) {
+            recovery.events(events);
+        }
+        if (replicas != null) {
+            replicas.events(config.name(), events);
+        }
         if (recovery != null) {
             recovery.logStart();
         }
         if (replication != null) {
             job.replicas = replicas;
             job.takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
+            job.takeover.events(events);
             replicas.onTakeover(job.takeover::movedTo);
             cluster.onPeerLoss(job.takeover::peerLost);
             LOG.info("job '{}': replication on, state of peer {} copied every {} ms to {}", config.name(), self,
                     config.replicationIntervalMs(), replicas.describe());
         }
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
+        events.publish(new air.runtime.JobEvent.Started(config.name(), self, System.currentTimeMillis(), graph.tasklets().size(),
+                config.workers()));
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
             job.startStallWatch(config.stallReportMs());
@@ -351,6 +367,7 @@ public final class RunningJob implements Job {
                 return;
             }
             LOG.info("job '{}': peer {}'s part is done; waiting for the other peers", name(), cluster.self());
+            events.publish(new air.runtime.JobEvent.PartDone(name(), cluster.self(), System.currentTimeMillis()));
             cluster.finishBarrier(clusterJob);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -368,15 +385,23 @@ public final class RunningJob implements Job {
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.FAILED;
             LOG.error("job '{}' FAILED after {} ms: {}", name(), elapsed().toMillis(), failure.getMessage());
+            events.publish(new air.runtime.JobEvent.Failed(name(), peer(), System.currentTimeMillis(), String.valueOf(failure.getMessage())));
         } else if (context.isCancelled()) {
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.CANCELLED;
             LOG.info("job '{}' CANCELLED after {} ms", name(), elapsed().toMillis());
+            events.publish(new air.runtime.JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
         } else {
             status = JobStatus.FINISHED;
             LOG.info("job '{}' FINISHED in {} ms", name(), elapsed().toMillis());
+            events.publish(new air.runtime.JobEvent.Finished(name(), peer(), System.currentTimeMillis(), elapsed().toMillis()));
         }
         metrics.recordEnd(elapsed(), status);
+    }
+
+    /** This peer's rank, 0 outside cluster mode (for events). */
+    private int peer() {
+        return cluster == null ? 0 : cluster.self();
     }
 
     @Override

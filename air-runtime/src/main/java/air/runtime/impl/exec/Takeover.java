@@ -51,6 +51,7 @@ final class Takeover {
     private final Counter count;
     private final AtomicInteger restoring = new AtomicInteger();
     private boolean finishing;
+    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
     private int underWay;
 
     Takeover(PhysicalPlan plan, JobConfig config, JobContext context, ReplicationContext replication, CheckpointCoordinator coordinator,
@@ -65,6 +66,11 @@ final class Takeover {
         this.duration = Timer.builder("air.takeover.duration").tag("job", config.name())
                 .description("a peer's loss detected to its share running again on another").register(registry);
         this.count = Counter.builder("air.takeovers").tag("job", config.name()).register(registry);
+    }
+
+    /** Where {@link air.runtime.JobEvent.Takeover} and {@link air.runtime.JobEvent.RunningAgain} go. */
+    void events(air.runtime.impl.event.JobEvents publisher) {
+        events = publisher;
     }
 
     private int self() {
@@ -121,6 +127,8 @@ final class Takeover {
                 if (pending.decrementAndGet() == 0) {
                     LOG.info("job '{}' RUNNING again on peer {}: every tasklet of peer {}'s share back at checkpoint {} after {} ms",
                             config.name(), self(), dead, held.id(), (System.nanoTime() - detected) / 1_000_000);
+                    events.publish(new air.runtime.JobEvent.RunningAgain(config.name(), self(), air.runtime.impl.event.JobEvents.now(),
+                            dead, held.id(), (System.nanoTime() - detected) / 1_000_000));
                 }
             };
             for (int b : blocks) {
@@ -146,6 +154,8 @@ final class Takeover {
             count.increment();
             LOG.info("job '{}' TAKEOVER on peer {}: runs peer {}'s block(s) {} from checkpoint {} ({} tasklets), {} ms after the loss",
                     config.name(), self(), dead, java.util.Arrays.toString(blocks), held.id(), parts.size(), nanos / 1_000_000);
+            events.publish(new air.runtime.JobEvent.Takeover(config.name(), self(), air.runtime.impl.event.JobEvents.now(), dead,
+                    air.runtime.impl.event.JobEvents.list(blocks), held.id()));
         } catch (RuntimeException e) {
             onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": it could not take over "
                     + "peer " + dead + "'s share: " + e.getMessage(), e));

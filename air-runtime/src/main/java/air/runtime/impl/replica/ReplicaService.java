@@ -61,6 +61,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private volatile boolean warnedAlone;
     /** What the last replicated snapshot covered and where it went: a change is logged (launchers wait for it). */
     private String lastCovered = "";
+    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private volatile String jobName = "";
 
     public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
         this.session = session;
@@ -70,6 +72,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         this.onFailure = onFailure;
         this.replicatedCut = new long[session.peers()];
         this.reader = Thread.ofPlatform().daemon().name("air-replica-" + session.self()).start(this::readLoop);
+    }
+
+    /** Where {@link air.runtime.JobEvent.StateReplicated} goes (for job {@code name}); set before any tasklet runs. */
+    public void events(String name, air.runtime.impl.event.JobEvents publisher) {
+        jobName = name;
+        events = publisher;
     }
 
     public void onTakeover(TakeoverListener listener) {
@@ -135,6 +143,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             LOG.info("peer {}: state of block(s) {} replicated at checkpoint {} on peer(s) {}", session.self(),
                     java.util.Arrays.toString(blocks), id, acked);
         }
+        events.publish(new air.runtime.JobEvent.StateReplicated(jobName, session.self(), air.runtime.impl.event.JobEvents.now(),
+                air.runtime.impl.event.JobEvents.list(blocks), id, acked));
         WireOut note = new WireOut(32 + 4 * blocks.length);
         note.putByte(REPLICATED).putLong(job).putInt(session.self()).putLong(id).putInt(blocks.length);
         for (int b : blocks) {

@@ -1,12 +1,14 @@
-package air.channels.mpj;
+package air.launcher;
 
+import air.channels.mpj.PeerEnvironment;
+import air.channels.mpj.QuietMpjHome;
+import air.channels.mpj.Rendezvous;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +22,17 @@ import java.util.function.Consumer;
  * ends them all: when every peer has exited, or when one fails (the others get a grace period to
  * notice and report it themselves, then are killed). Every process it starts is ended by
  * {@link #close}.
+ *
+ * <p>It also serves the event channel: every peer gets {@code AIR_EVENTS=127.0.0.1:port}, and
+ * what peers report there ({@link PeerReporter}, {@link EventLine}) goes to the spec's
+ * {@code events} consumer. The output is passed on and never read.
  */
-public final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements PeerGroup {
 
     /** What to start. */
     public record Spec(int peers, String mainClass, List<String> args, List<String> jvmOptions, String classpath,
-                       long failureGraceMs, Consumer<String> output, java.util.Map<String, String> environment) {
+                       long failureGraceMs, Consumer<String> output, java.util.Map<String, String> environment,
+                       Consumer<PeerEvent> events) {
 
         public Spec {
             if (peers < 1) {
@@ -37,32 +44,43 @@ public final class LocalCluster implements AutoCloseable {
             Objects.requireNonNull(classpath, "classpath");
             Objects.requireNonNull(output, "output");
             environment = java.util.Map.copyOf(environment);
+            Objects.requireNonNull(events, "events");
         }
 
-        /** The current JVM's class path and this JVM's stdout. */
+        /** The current JVM's class path and this JVM's stdout; events are dropped. */
         public static Spec of(int peers, String mainClass, List<String> args) {
             return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println,
-                    java.util.Map.of());
+                    java.util.Map.of(), e -> { });
         }
 
         public Spec withJvmOptions(List<String> options) {
-            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output, environment);
+            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output, environment, events);
         }
 
         public Spec withOutput(Consumer<String> sink) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink, environment);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink, environment, events);
         }
 
         public Spec withFailureGraceMs(long ms) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output, environment);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output, environment, events);
         }
 
         /** Extra environment variables for every peer. */
         public Spec withEnvironment(java.util.Map<String, String> variables) {
             java.util.Map<String, String> all = new java.util.HashMap<>(environment);
             all.putAll(variables);
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all, events);
         }
+
+        /** Where the peers' events go (on the launcher's reader threads, in each peer's order). */
+        public Spec withEvents(Consumer<PeerEvent> consumer) {
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, environment, consumer);
+        }
+    }
+
+    /** Starts a fresh local cluster of {@code spec} for each attempt a supervisor makes. */
+    public static PeerStarter starter(Spec spec) {
+        return (graceMs, environment, events) -> start(spec.withFailureGraceMs(graceMs).withEnvironment(environment).withEvents(events));
     }
 
     private final Spec spec;
@@ -71,18 +89,31 @@ public final class LocalCluster implements AutoCloseable {
     private final List<Thread> pumps = new ArrayList<>();
     private final java.util.concurrent.LinkedBlockingQueue<Integer> exits = new java.util.concurrent.LinkedBlockingQueue<>();
     private final Path mpjHome;
+    private final EventServer events;
 
-    private LocalCluster(Spec spec, Rendezvous rendezvous, Path mpjHome) {
+    private LocalCluster(Spec spec, Rendezvous rendezvous, Path mpjHome, EventServer events) {
         this.spec = spec;
         this.rendezvous = rendezvous;
         this.mpjHome = mpjHome;
+        this.events = events;
     }
 
     /** Starts the peers; they find each other through a rendezvous on a free loopback port. */
     public static LocalCluster start(Spec spec) throws IOException {
         Rendezvous rv = Rendezvous.onLoopback(spec.peers());
-        Path home = privateMpjHome();
-        LocalCluster cluster = new LocalCluster(spec, rv, home);
+        Path home = null;
+        EventServer events;
+        try {
+            home = QuietMpjHome.create();
+            events = new EventServer(spec.events(), spec.output());
+        } catch (IOException | RuntimeException e) {
+            rv.close();
+            if (home != null) {
+                QuietMpjHome.delete(home);
+            }
+            throw e;
+        }
+        LocalCluster cluster = new LocalCluster(spec, rv, home, events);
         rv.serveInBackground(120_000, e -> spec.output().accept("[launcher] " + e.getMessage()));
         try {
             for (int rank = 0; rank < spec.peers(); rank++) {
@@ -95,14 +126,6 @@ public final class LocalCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** MPJ reads {@code $MPJ_HOME/conf/mpjexpress.conf} for its log levels: give it a quiet one. */
-    private static Path privateMpjHome() throws IOException {
-        Path home = Files.createTempDirectory("air-mpj-home");
-        Files.createDirectories(home.resolve("conf"));
-        Files.writeString(home.resolve("conf/mpjexpress.conf"), "mpjexpress.mpi.loglevel=OFF\nmpjexpress.mpjdaemon.loglevel=OFF\n");
-        return home;
-    }
-
     private void launch(int rank) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -112,10 +135,9 @@ public final class LocalCluster implements AutoCloseable {
         cmd.add(spec.mainClass());
         cmd.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put(PeerEnvironment.RANK, Integer.toString(rank));
-        pb.environment().put(PeerEnvironment.PEERS, Integer.toString(spec.peers()));
-        pb.environment().put(PeerEnvironment.RENDEZVOUS, "127.0.0.1:" + rendezvous.port());
+        pb.environment().putAll(PeerEnvironment.variables(rank, spec.peers(), "127.0.0.1", rendezvous.port()));
         pb.environment().put("MPJ_HOME", mpjHome.toString());
+        pb.environment().put(PeerReporter.EVENTS, events.address());
         pb.environment().putAll(spec.environment());
         Process p = pb.start();
         processes.add(p);
@@ -136,6 +158,7 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    @Override
     public int peers() {
         return processes.size();
     }
@@ -144,7 +167,13 @@ public final class LocalCluster implements AutoCloseable {
         return processes.get(rank);
     }
 
+    @Override
+    public boolean isAlive(int rank) {
+        return processes.get(rank).isAlive();
+    }
+
     /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
+    @Override
     public boolean anyExitWithin(long timeoutMs) throws InterruptedException {
         java.util.concurrent.CompletableFuture<?>[] exited = processes.stream().map(Process::onExit)
                 .toArray(java.util.concurrent.CompletableFuture[]::new);
@@ -159,6 +188,7 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** Kills one peer as {@code kill -9} would (for failure tests). */
+    @Override
     public void kill(int rank) {
         processes.get(rank).destroyForcibly();
     }
@@ -166,8 +196,10 @@ public final class LocalCluster implements AutoCloseable {
     /**
      * Waits until all peers exited or {@code timeoutMs} passed; after the first failure the rest
      * get the spec's grace period, then are killed. Returns each peer's exit code (-1: killed here
-     * on timeout or after the grace period).
+     * on timeout or after the grace period). Every event the peers reported has been handed on
+     * when it returns.
      */
+    @Override
     public int[] await(long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long graceEnd = Long.MAX_VALUE;
@@ -201,6 +233,7 @@ public final class LocalCluster implements AutoCloseable {
                         + (left > 0 ? "; the other peers have " + spec.failureGraceMs() + " ms to stop" : ""));
             }
         }
+        events.drain(10_000);
         for (Thread pump : pumps) {
             pump.join(2_000);
         }
@@ -224,10 +257,9 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
         rendezvous.close();
+        events.close();
         try {
-            Files.deleteIfExists(mpjHome.resolve("conf/mpjexpress.conf"));
-            Files.deleteIfExists(mpjHome.resolve("conf"));
-            Files.deleteIfExists(mpjHome);
+            QuietMpjHome.delete(mpjHome);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,27 @@
+package air.launcher;
+
+/** What a supervisor needs of a running set of peer processes (a {@link LocalCluster}, or a test's stand-in). */
+public interface PeerGroup extends AutoCloseable {
+
+    int peers();
+
+    /** Whether peer {@code rank} is still running. */
+    boolean isAlive(int rank);
+
+    /** Kills one peer as {@code kill -9} would. */
+    void kill(int rank);
+
+    /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
+    boolean anyExitWithin(long timeoutMs) throws InterruptedException;
+
+    /**
+     * Waits until all peers exited or {@code timeoutMs} passed (after a failure the others get the
+     * group's grace period); each peer's exit code, -1 for one killed here. Every event the peers
+     * sent has been handed on when it returns.
+     */
+    int[] await(long timeoutMs) throws InterruptedException;
+
+    /** Ends every peer still running. */
+    @Override
+    void close();
+}

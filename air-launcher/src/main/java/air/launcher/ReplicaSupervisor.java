@@ -1,0 +1,243 @@
+package air.launcher;
+
+import air.runtime.JobEvent;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Runs a replicated job on a group of peers and {@code kill -9}s a random live peer at seeded
+ * moments (rank 0 included), one run, no restarts: the next live peer takes each victim's share
+ * over. It decides only from the peers' {@link PeerEvent}s. The first kill waits until every peer
+ * reported {@link JobEvent.Started} and a {@link JobEvent.StateReplicated} of its own block on its
+ * next live peers; each further kill waits for the victim's {@link JobEvent.Takeover} and until
+ * every survivor's newest replicated snapshot covers exactly the blocks it hosts now, held by its
+ * next {@code replicas} live peers (with one replica two losses within one interval cannot be
+ * survived). It never kills once a peer reported {@link JobEvent.PartDone}.
+ *
+ * <p>Afterwards it runs the application's {@link OutputCheck} and prints {@code CHECK lost=..
+ * dup=.. kills=.. recovery_p50_ms=.. takeover_p50_ms=.. ...}: recovery is from the kill to the
+ * first {@link PeerEvent.RestoredOutput} of a sink instance in a taken-over block, takeover from
+ * the kill to the takeover event. It fails (exit 1) when output was lost or duplicated, or when
+ * fewer kills landed than asked, saying so.
+ */
+public final class ReplicaSupervisor {
+
+    private static final long DAY_MS = 24L * 3600 * 1000;
+    private static final long SLICE_MS = 20;
+
+    /**
+     * What to do.
+     *
+     * @param job            the job whose events count (null: any)
+     * @param workersPerPeer the job's workers on each peer: sink instance {@code i} belongs to block {@code i / workersPerPeer}
+     * @param waitMs         how long to wait for what a kill waits for before giving up on further kills
+     */
+    public record Options(int peers, String job, int replicas, int workersPerPeer, int kills, long killSeed, long killAfterMs,
+                          long killSpreadMs, long waitMs) {
+
+        public Options {
+            if (peers < 2 || replicas < 1 || replicas >= peers || workersPerPeer < 1 || kills < 0 || kills > peers - 1 || killAfterMs < 0
+                    || killSpreadMs < 1 || waitMs < 1) {
+                throw new IllegalArgumentException("bad supervisor options: peers=" + peers + " replicas=" + replicas + " workersPerPeer="
+                        + workersPerPeer + " kills=" + kills + " killAfterMs=" + killAfterMs + " killSpreadMs=" + killSpreadMs);
+            }
+        }
+
+        /** Kills 300 ms + up to 1.5 s after the copies are ready; waits up to 2 minutes for them. */
+        public static Options of(int peers, int replicas, int workersPerPeer, int kills, long killSeed) {
+            return new Options(peers, null, replicas, workersPerPeer, kills, killSeed, 300, 1_500, 120_000);
+        }
+
+        public Options withJob(String name) {
+            return new Options(peers, name, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, waitMs);
+        }
+
+        public Options withKillWindow(long afterMs, long spreadMs) {
+            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, afterMs, spreadMs, waitMs);
+        }
+
+        public Options withWaitMs(long ms) {
+            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, ms);
+        }
+    }
+
+    /** What the peers reported, and who hosts which blocks now. */
+    private static final class Watch implements Consumer<PeerEvent> {
+        private final Options options;
+        private final Set<Integer> started = new HashSet<>();
+        private final List<JobEvent.Takeover> takeovers = new ArrayList<>();
+        /** Per peer, the blocks its newest replicated snapshot covers, and the peers holding it. */
+        private final Map<Integer, Set<Integer>> covered = new HashMap<>();
+        private final Map<Integer, List<Integer>> holders = new HashMap<>();
+        private final List<PeerEvent.RestoredOutput> restored = new ArrayList<>();
+        private boolean partDone;
+
+        Watch(Options options) {
+            this.options = options;
+        }
+
+        private boolean ours(JobEvent e) {
+            return options.job() == null || options.job().equals(e.job());
+        }
+
+        @Override
+        public synchronized void accept(PeerEvent event) {
+            switch (event) {
+                case PeerEvent.Job(JobEvent.Started s) when ours(s) -> started.add(s.peer());
+                case PeerEvent.Job(JobEvent.Takeover t) when ours(t) -> takeovers.add(t);
+                case PeerEvent.Job(JobEvent.StateReplicated r) when ours(r) -> {
+                    covered.put(r.peer(), new HashSet<>(r.blocks()));
+                    holders.put(r.peer(), r.replicas());
+                }
+                case PeerEvent.Job(JobEvent.PartDone d) when ours(d) -> partDone = true;
+                case PeerEvent.RestoredOutput r -> restored.add(r);
+                default -> {
+                    return;
+                }
+            }
+            notifyAll();
+        }
+
+        /** Waits until {@code test} holds; false when a live peer exited, a part finished or the wait ran out. */
+        synchronized boolean await(PeerGroup group, Set<Integer> live, BooleanSupplier test) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + options.waitMs();
+            while (!test.getAsBoolean()) {
+                if (partDone || System.currentTimeMillis() > deadline || live.stream().anyMatch(p -> !group.isAlive(p))) {
+                    return false;
+                }
+                wait(SLICE_MS); // woken by each event; the timeout notices exits and the clock
+            }
+            return !partDone;
+        }
+
+        /** The takeover of {@code dead}'s share, or null. */
+        synchronized JobEvent.Takeover takeoverOf(int dead) {
+            return takeovers.stream().filter(t -> t.dead() == dead).findFirst().orElse(null);
+        }
+
+        synchronized int startedPeers() {
+            return started.size();
+        }
+
+        synchronized List<PeerEvent.RestoredOutput> restored() {
+            return List.copyOf(restored);
+        }
+
+        /**
+         * Whether every live peer's newest replicated snapshot covers exactly the blocks it hosts and
+         * is held by its next {@code replicas} live peers: the copies a further loss needs are there.
+         */
+        synchronized boolean allReplicated(Set<Integer> live, Map<Integer, Set<Integer>> blocksOn) {
+            int peers = options.peers();
+            for (int p : live) {
+                List<Integer> next = new ArrayList<>();
+                for (int k = 1; k < peers && next.size() < options.replicas(); k++) {
+                    if (live.contains((p + k) % peers)) {
+                        next.add((p + k) % peers);
+                    }
+                }
+                if (!blocksOn.get(p).equals(covered.get(p)) || !next.equals(holders.get(p))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private ReplicaSupervisor() {
+    }
+
+    /** Runs the job once with the kills; the exit code (0 when all went well). */
+    public static int run(PeerStarter starter, Options o, OutputCheck check, Consumer<String> out) throws IOException, InterruptedException {
+        SplittableRandom random = new SplittableRandom(o.killSeed());
+        Watch watch = new Watch(o);
+        List<Long> kills = new ArrayList<>();
+        List<Long> takeoverMs = new ArrayList<>();
+        List<Set<Integer>> victimBlocks = new ArrayList<>();
+        Set<Integer> live = new HashSet<>();
+        Map<Integer, Set<Integer>> blocksOn = new HashMap<>();
+        for (int p = 0; p < o.peers(); p++) {
+            live.add(p);
+            blocksOn.put(p, new HashSet<>(Set.of(p)));
+        }
+        int[] codes;
+        try (PeerGroup group = starter.start(DAY_MS, Map.of(), watch)) {
+            // a peer killed before its first snapshot is replicated cannot be taken over: wait for one from each
+            boolean ok = watch.await(group, live, () -> watch.startedPeers() == o.peers() && watch.allReplicated(live, blocksOn));
+            long ready = System.currentTimeMillis();
+            while (ok && kills.size() < o.kills()) {
+                long at = ready + o.killAfterMs() + random.nextLong(o.killSpreadMs());
+                ok = watch.await(group, live, () -> System.currentTimeMillis() >= at);
+                if (!ok) {
+                    break;
+                }
+                List<Integer> candidates = live.stream().sorted().toList();
+                int victim = candidates.get(random.nextInt(candidates.size()));
+                long killedAt = System.currentTimeMillis();
+                group.kill(victim);
+                kills.add(killedAt);
+                RestartSupervisor.say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, kills.size(), o.kills());
+                live.remove(victim);
+                victimBlocks.add(Set.copyOf(blocksOn.get(victim)));
+                ok = watch.await(group, live, () -> watch.takeoverOf(victim) != null);
+                JobEvent.Takeover t = watch.takeoverOf(victim);
+                takeoverMs.add(t == null ? -1 : t.atMs() - killedAt);
+                if (!ok || t == null) {
+                    break;
+                }
+                blocksOn.get(t.host()).addAll(blocksOn.remove(victim));
+                if (kills.size() == o.kills()) {
+                    break; // no further kill needs fresh copies
+                }
+                // every survivor whose blocks or replicas changed reports its next snapshot replicated
+                ok = watch.await(group, live, () -> watch.allReplicated(live, blocksOn));
+                ready = System.currentTimeMillis();
+            }
+            codes = group.await(DAY_MS);
+        }
+        for (int p : live) {
+            if (codes[p] != 0) {
+                RestartSupervisor.say(out, "[launcher] peer %d exited with status %d", p, codes[p]);
+                return codes[p] == -1 ? 1 : codes[p];
+            }
+        }
+        boolean exact = report(o, kills, takeoverMs, victimBlocks, watch.restored(), check, out);
+        if (kills.size() < o.kills()) {
+            RestartSupervisor.say(out, "[launcher] only %d of %d kills landed before the job ended: make the run longer", kills.size(),
+                    o.kills());
+            return 1;
+        }
+        return exact ? 0 : 1;
+    }
+
+    /** Prints a line per kill and the CHECK line; true when nothing was lost or duplicated. */
+    private static boolean report(Options options, List<Long> kills, List<Long> takeoverMs, List<Set<Integer>> victimBlocks,
+                                  List<PeerEvent.RestoredOutput> restored, OutputCheck check, Consumer<String> out) throws IOException {
+        long[] recovery = new long[kills.size()];
+        for (int k = 0; k < kills.size(); k++) {
+            long killedAt = kills.get(k);
+            long until = k + 1 < kills.size() ? kills.get(k + 1) : Long.MAX_VALUE;
+            Set<Integer> blocks = victimBlocks.get(k);
+            long first = restored.stream().filter(r -> r.atMs() >= killedAt && r.atMs() < until
+                    && blocks.contains(r.instance() / options.workersPerPeer())).mapToLong(PeerEvent.RestoredOutput::atMs).min().orElse(-1);
+            recovery[k] = first < 0 ? -1 : first - killedAt;
+            RestartSupervisor.say(out, "[launcher] kill %d: takeover_ms=%d first_output_ms=%d", k + 1, takeoverMs.get(k), recovery[k]);
+        }
+        long[] known = Quantiles.known(recovery);
+        long[] takeovers = Quantiles.known(takeoverMs.stream().mapToLong(Long::longValue).toArray());
+        OutputCheck.Outcome o = check.check();
+        RestartSupervisor.say(out, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s takeover_p50_ms=%s"
+                        + " takeover_p95_ms=%s takeover_max_ms=%s rows=%d",
+                o.lost(), o.duplicated(), kills.size(), Quantiles.rank(known, 0.50), Quantiles.rank(known, 0.95), Quantiles.max(known),
+                Quantiles.rank(takeovers, 0.50), Quantiles.rank(takeovers, 0.95), Quantiles.max(takeovers), o.rows());
+        return o.exact();
+    }
+}

@@ -1,0 +1,135 @@
+package air.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.runtime.JobEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** The replica supervisor's decisions, from events alone, over peers in this JVM that replicate as the runtime does. */
+class ReplicaSupervisorTest {
+
+    private static final int PEERS = 4;
+    private static final int WORKERS = 2;
+    private static final OutputCheck EXACT = () -> new OutputCheck.Outcome(0, 0, 42);
+
+    /**
+     * Replication with one replica on the next live peer: each takeover moves the dead peer's blocks
+     * to the next live one, which reports it; then (unless {@code stale}) every survivor whose blocks
+     * or replica changed reports its next snapshot; {@code partDoneAfter} takeovers in, a part ends.
+     */
+    static final class Replicating implements FakePeers.Script {
+        final Set<Integer> live = new TreeSet<>();
+        final Map<Integer, Set<Integer>> blocks = new HashMap<>();
+        final boolean stale;
+        final int partDoneAfter;
+        int takeovers;
+        long checkpoint = 1;
+
+        Replicating(boolean stale, int partDoneAfter) {
+            this.stale = stale;
+            this.partDoneAfter = partDoneAfter;
+        }
+
+        private int nextLive(int p) {
+            for (int k = 1; k < PEERS; k++) {
+                if (live.contains((p + k) % PEERS)) {
+                    return (p + k) % PEERS;
+                }
+            }
+            throw new IllegalStateException("none left");
+        }
+
+        private void replicated(FakePeers g, int p) {
+            g.report(new JobEvent.StateReplicated("ysb-mem", p, FakePeers.now(), List.copyOf(new TreeSet<>(blocks.get(p))), checkpoint,
+                    List.of(nextLive(p))));
+        }
+
+        @Override
+        public void started(FakePeers g) {
+            for (int p = 0; p < PEERS; p++) {
+                live.add(p);
+                blocks.put(p, new HashSet<>(Set.of(p)));
+            }
+            for (int p = 0; p < PEERS; p++) {
+                g.report(new JobEvent.Started("ysb-mem", p, FakePeers.now(), 6, WORKERS));
+            }
+            for (int p = 0; p < PEERS; p++) {
+                replicated(g, p);
+            }
+        }
+
+        @Override
+        public void killed(FakePeers g, int victim) {
+            live.remove(victim);
+            int host = nextLive(victim);
+            Set<Integer> moved = blocks.remove(victim);
+            blocks.get(host).addAll(moved);
+            g.report(new JobEvent.Takeover("ysb-mem", host, FakePeers.now(), victim, List.copyOf(new TreeSet<>(moved)), checkpoint));
+            for (int b : moved) {
+                g.report(new PeerEvent.RestoredOutput(host, FakePeers.now(), b * WORKERS + 1));
+            }
+            takeovers++;
+            if (takeovers == partDoneAfter) {
+                g.report(new JobEvent.PartDone("ysb-mem", host, FakePeers.now()));
+            }
+            if (!stale && live.size() > 1) { // the last peer left has nowhere to replicate to
+                checkpoint++;
+                for (int p : live) {
+                    replicated(g, p);
+                }
+            }
+        }
+
+        @Override
+        public boolean finishesAtOnce(FakePeers g) {
+            return false;
+        }
+    }
+
+    private static ReplicaSupervisor.Options options(int kills) {
+        return ReplicaSupervisor.Options.of(PEERS, 1, WORKERS, kills, 2).withJob("ysb-mem").withKillWindow(2, 1).withWaitMs(300);
+    }
+
+    @Test
+    void each_kill_waits_for_the_takeover_and_fresh_copies_and_the_check_line_times_them_from_the_events() throws Exception {
+        Replicating script = new Replicating(false, -1);
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(script));
+        List<String> out = new ArrayList<>();
+        int rc = ReplicaSupervisor.run(starter, options(3), EXACT, out::add);
+        assertThat(rc).as(String.join("\n", out)).isZero();
+        assertThat(starter.started).hasSize(1);
+        assertThat(starter.started.get(0).killed).hasSize(3);
+        assertThat(out).filteredOn(l -> l.startsWith("[launcher] kill -9 peer ")).hasSize(3);
+        assertThat(out).filteredOn(l -> l.startsWith("[launcher] kill ") && l.contains("takeover_ms=")).hasSize(3)
+                .noneMatch(l -> l.contains("=-1"));
+        String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow();
+        assertThat(check).startsWith("CHECK lost=0 dup=0 kills=3 recovery_p50_ms=").contains(" takeover_p50_ms=").endsWith(" rows=42")
+                .doesNotContain("n/a");
+    }
+
+    @Test
+    void no_further_kill_lands_while_the_survivors_copies_are_stale_and_the_run_fails_saying_so() throws Exception {
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(new Replicating(true, -1)));
+        List<String> out = new ArrayList<>();
+        assertThat(ReplicaSupervisor.run(starter, options(2), EXACT, out::add)).isNotZero();
+        assertThat(starter.started.get(0).killed).hasSize(1);
+        assertThat(out).contains("[launcher] only 1 of 2 kills landed before the job ended: make the run longer");
+    }
+
+    @Test
+    void no_kill_lands_once_a_peer_reported_its_part_done() throws Exception {
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(new Replicating(false, 1)));
+        List<String> out = new ArrayList<>();
+        assertThat(ReplicaSupervisor.run(starter, options(3), EXACT, out::add)).isNotZero();
+        assertThat(starter.started.get(0).killed).hasSize(1);
+        assertThat(out).contains("[launcher] only 1 of 3 kills landed before the job ended: make the run longer");
+        assertThat(out).anyMatch(l -> l.startsWith("CHECK lost=0 dup=0 kills=1 "));
+    }
+}
