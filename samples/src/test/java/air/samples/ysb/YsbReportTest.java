@@ -37,9 +37,6 @@ class YsbReportTest {
         assertThat(YsbReport.rank(v, 1.00)).isEqualTo(100);
         assertThat(YsbReport.rank(v, 0.001)).isEqualTo(1);
         assertThat(YsbReport.rank(v, 0.0)).isEqualTo(1);
-        assertThat(YsbSupervisor.rank(v, 0.50)).isEqualTo("50");
-        assertThat(YsbSupervisor.rank(v, 0.95)).isEqualTo("95");
-        assertThat(YsbSupervisor.rank(v, 0.99)).isEqualTo("99");
     }
 
     @Test
@@ -50,8 +47,6 @@ class YsbReportTest {
         assertThat(YsbReport.rank(ten, 0.95)).isEqualTo(100);
         assertThat(YsbReport.rank(ten, 0.99)).isEqualTo(100);
         assertThat(YsbReport.rank(new long[] {3, 9}, 0.50)).isEqualTo(3);
-        assertThat(YsbSupervisor.rank(new long[] {3, 9}, 0.50)).isEqualTo("3");
-        assertThat(YsbSupervisor.rank(ten, 0.95)).isEqualTo("100");
         // exact for every n: ceil(p * n) computed in doubles never lands one rank off for these p
         for (int n = 1; n <= 2_000; n++) {
             long[] v = LongStream.rangeClosed(1, n).toArray();
@@ -65,11 +60,8 @@ class YsbReportTest {
     void no_values_have_no_percentile_and_one_value_is_every_percentile() {
         assertThat(YsbReport.rank(new long[0], 0.50)).isNaN();
         assertThat(YsbReport.rank(new long[0], 0.99)).isNaN();
-        assertThat(YsbSupervisor.rank(new long[0], 0.50)).isEqualTo("n/a");
-        assertThat(YsbSupervisor.rank(new long[0], 0.95)).isEqualTo("n/a");
         for (double p : new double[] {0.0, 0.01, 0.50, 0.95, 0.99, 1.0}) {
             assertThat(YsbReport.rank(new long[] {7}, p)).isEqualTo(7);
-            assertThat(YsbSupervisor.rank(new long[] {7}, p)).isEqualTo("7");
         }
     }
 

@@ -1,0 +1,88 @@
+package air.benchmarks;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module layering (docs/architecture.md), checked rather than hoped for. It lives in the
+ * benchmarks module because that one sees every other module's classes; a violation fails the build.
+ */
+class LayeringTest {
+
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("air");
+
+    @Test
+    void dependencies_point_one_way() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("benchmarks").definedBy("air.benchmarks..")
+                .layer("samples").definedBy("air.samples..")
+                .layer("launcher").definedBy("air.launcher..")
+                .layer("workloads").definedBy("air.workloads..")
+                .layer("dsl").definedBy("air.dsl..")
+                .layer("replication").definedBy("air.replication..")
+                .layer("runtime").definedBy("air.runtime..")
+                .layer("hewmeld").definedBy("air.hewmeld..")
+                .layer("channels").definedBy("air.channels..")
+                .layer("wire").definedBy("air.wire..")
+                .whereLayer("benchmarks").mayNotBeAccessedByAnyLayer()
+                .whereLayer("samples").mayOnlyBeAccessedByLayers("benchmarks")
+                .whereLayer("launcher").mayOnlyBeAccessedByLayers("samples", "benchmarks")
+                .whereLayer("workloads").mayOnlyBeAccessedByLayers("samples", "benchmarks")
+                .whereLayer("dsl").mayOnlyBeAccessedByLayers("samples", "benchmarks")
+                .whereLayer("replication").mayNotBeAccessedByAnyLayer()
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "launcher", "samples", "replication", "benchmarks")
+                .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "replication", "benchmarks")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "replication", "launcher", "samples", "benchmarks")
+                .check(CLASSES);
+    }
+
+    @Test
+    void progress_tracking_is_pure_data_that_knows_nothing_of_the_engine_or_the_transports() {
+        noClasses().that().resideInAPackage("air.hewmeld..").should().dependOnClassesThat()
+                .resideInAnyPackage("air.runtime..", "air.channels..", "air.dsl..", "air.replication..", "air.launcher..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("air.wire..").should().dependOnClassesThat()
+                .resideOutsideOfPackages("air.wire..", "java..").check(CLASSES);
+    }
+
+    @Test
+    void the_runtime_never_knows_the_dsl_nor_the_replication_module_and_only_the_mpj_transport_touches_mpi() {
+        noClasses().that().resideInAPackage("air.runtime..").should().dependOnClassesThat()
+                .resideInAnyPackage("air.dsl..", "air.replication..", "air.launcher..").check(CLASSES);
+        // the frame benchmark's raw-MPJ baseline measures what the transport adds, so it may call MPJ itself
+        noClasses().that().resideOutsideOfPackages("air.channels.mpj..", "air.benchmarks..").should().dependOnClassesThat()
+                .resideInAPackage("mpi..").allowEmptyShould(true).check(CLASSES);
+    }
+
+    @Test
+    void operators_never_see_a_progress_mode_a_routing_or_a_protocol() {
+        noClasses().that().resideInAPackage("air.runtime.impl.ops..").should().dependOnClassesThat()
+                .resideInAnyPackage("air.hewmeld..", "air.runtime.impl.inbound..", "air.runtime.impl.exec..", "air.runtime.impl.replica..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("air.runtime.impl.ops..").should().dependOnClassesThat()
+                .haveFullyQualifiedName("air.runtime.plan.Progress")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("air.runtime.plan.Routing")
+                .check(CLASSES);
+    }
+
+    @Test
+    void every_per_record_operator_class_is_in_the_package_the_jit_flags_force_inline() {
+        classes().that().implement("air.runtime.impl.ops.Inlet").or().implement("air.runtime.impl.ops.KeyedFrame")
+                .should().resideInAPackage(air.runtime.JvmFlags.OPERATOR_PACKAGE)
+                .check(CLASSES);
+    }
+
+    @Test
+    void samples_and_the_workloads_use_the_public_api_only() {
+        noClasses().that().resideInAnyPackage("air.samples..", "air.workloads..").should().dependOnClassesThat()
+                .resideInAnyPackage("air.runtime.impl..", "air.dsl.impl..", "air.channels.impl..").check(CLASSES);
+    }
+}
