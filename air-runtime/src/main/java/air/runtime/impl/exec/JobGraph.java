@@ -76,6 +76,8 @@ final class JobGraph {
     /** A tasklet's link to checkpoints by its part name ({@link Checkpointing#OFF} without checkpoints). */
     private final java.util.function.Function<String, Checkpointing> checkpoints;
     private final ClassSpecializer specializer;
+    /** Why sinks must be exactly-once (the fault-tolerance strategy's name), or null when they need not be. */
+    private final String exactlyOnceBecause;
     private final JobConfig config;
     private final JobContext context;
     /** Cluster mode: the transport to the other peers; null on one JVM. */
@@ -90,7 +92,8 @@ final class JobGraph {
     private final List<RemoteShuffleTasklet> receivers = new ArrayList<>();
 
     private JobGraph(JobConfig config, JobContext context, Transport transport, java.util.function.Function<String, Checkpointing> checkpoints,
-                     air.runtime.impl.replica.ReplicationContext replication, int block) {
+                     air.runtime.impl.replica.ReplicationContext replication, int block, String exactlyOnceBecause) {
+        this.exactlyOnceBecause = exactlyOnceBecause;
         this.checkpoints = checkpoints;
         this.config = config;
         this.context = context;
@@ -127,27 +130,17 @@ final class JobGraph {
     }
 
     /**
-     * Builds this peer's part of the plan. A vertex of parallelism W has W instances on every peer:
-     * instance {@code i} here is global instance {@code self * W + i} of {@code peers * W}.
-     */
-    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport) {
-        return build(plan, config, context, transport, part -> Checkpointing.OFF);
-    }
-
-    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
-                          java.util.function.Function<String, Checkpointing> checkpoints) {
-        return build(plan, config, context, transport, checkpoints, null, -1);
-    }
-
-    /**
      * Builds one block of the plan's instances on this peer: this peer's own ({@code block} -1,
      * with the receivers of remote shuffle items) or, under replication, a dead peer's block it
-     * takes over.
+     * takes over. A vertex of parallelism W has W instances on every peer: instance {@code i} of
+     * block {@code b} is global instance {@code b * W + i} of {@code peers * W}. The fault-tolerance
+     * strategy gives each tasklet's link to snapshots ({@code checkpoints}), the replication
+     * context (null without) and why sinks must be exactly-once (null when they need not be).
      */
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
                           java.util.function.Function<String, Checkpointing> checkpoints,
-                          air.runtime.impl.replica.ReplicationContext replication, int block) {
-        JobGraph graph = new JobGraph(config, context, transport, checkpoints, replication, block);
+                          air.runtime.impl.replica.ReplicationContext replication, int block, String exactlyOnceBecause) {
+        JobGraph graph = new JobGraph(config, context, transport, checkpoints, replication, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
                 Inbox[] in = new Inbox[v.parallelism()];
@@ -291,11 +284,10 @@ final class JobGraph {
 
     /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
     private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
-        if ((config.checkpointStore() != null || config.replicas() > 0)
-                && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
+        if (exactlyOnceBecause != null && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
             writer.abortIfOpen();
             throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
-                    + (config.replicas() > 0 ? "replication" : "checkpoints")
+                    + exactlyOnceBecause
                     + " every sink must give a CheckpointedSinkWriter (Sinks.collect and Sinks.files do; Sinks.file and print do not)");
         }
     }

@@ -2,7 +2,6 @@ package air.runtime.impl.exec;
 
 import air.runtime.Job;
 import air.runtime.JobConfig;
-import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
@@ -30,16 +29,15 @@ public final class RunningJob implements Job {
 
     private final ClusterSession cluster;
     private final long clusterJob;
-    private CheckpointCoordinator coordinator;
-    private Recovery recovery;
-    /** Replication: the job's replica service and takeover logic on this peer; null without. */
-    private air.runtime.impl.replica.ReplicaService replicas;
-    private Takeover takeover;
+    /** How this job survives failures: chosen once, in {@link FaultTolerance#of}. */
+    private final FaultTolerance faultTolerance;
     private final List<JobGraph> adopted = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Where this job's {@link air.runtime.JobEvent}s go: the listeners of its config. */
     private air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
 
-    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob) {
+    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob,
+                       FaultTolerance faultTolerance) {
+        this.faultTolerance = faultTolerance;
         this.context = context;
         this.graph = graph;
         this.metrics = metrics;
@@ -60,42 +58,13 @@ public final class RunningJob implements Job {
         int peers = cluster == null ? 1 : cluster.peers();
         air.runtime.impl.event.JobEvents events = new air.runtime.impl.event.JobEvents(config.listeners());
         io.micrometer.core.instrument.MeterRegistry registry = config.meterRegistryOrDefault();
-        if (config.replicas() > 0) {
-            requireReplicable(plan, config, cluster);
-        }
-        Recovery recovery = config.checkpointStore() == null ? null : Recovery.prepare(plan, config, self, peers, registry);
-        long clusterJob = cluster == null ? -1
-                : joinClusterJob(plan, config, context, cluster, recovery == null ? "" : "\nrestoring checkpoint " + recovery.restoredId());
+        FaultTolerance ft = FaultTolerance.of(plan, config, cluster, registry);
+        long clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft.fingerprintSuffix());
         JobGraph graph;
-        CheckpointCoordinator coordinator = null;
-        air.runtime.impl.replica.ReplicaService replicas = null;
-        air.runtime.impl.replica.ReplicationContext replication = null;
         try {
-            if (recovery != null) {
-                coordinator = recovery.coordinator(context::fail);
-            }
-            if (config.replicas() > 0) {
-                replicas = new air.runtime.impl.replica.ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), context::fail);
-                replication = air.runtime.impl.replica.ReplicationContext.create(cluster, replicas);
-                coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), self, peers, 0, registry, context::fail);
-                CheckpointCoordinator c = coordinator;
-                long interval = config.replicationIntervalMs() * 1_000_000L;
-                graph = JobGraph.build(plan, config, context, cluster.transport(),
-                        part -> new Checkpointing(c, interval, 0, null, () -> { }), replication, -1);
-            } else {
-                graph = recovery == null ? JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport())
-                        : JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), recovery.forTasklets(coordinator));
-            }
-            if (coordinator != null) {
-                coordinator.expect(graph.parts());
-            }
+            graph = ft.build(plan, config, context, cluster, clusterJob);
         } catch (RuntimeException e) {
-            if (replicas != null) {
-                replicas.close();
-            }
-            if (coordinator != null) {
-                coordinator.close();
-            }
+            ft.close();
             if (cluster != null) {
                 cluster.abortAll(clusterJob, e.toString());
                 cluster.endJob(clusterJob);
@@ -103,31 +72,9 @@ public final class RunningJob implements Job {
             throw e;
         }
         JobMetrics metrics = new JobMetrics(registry, config.name(), graph);
-        RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob);
-        job.coordinator = coordinator;
-        job.recovery = recovery;
+        RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob, ft);
         job.events = events;
-        if (coordinator != null) {
-            coordinator.events(events);
-        }
-        if (recovery != null) {
-            recovery.events(events);
-        }
-        if (replicas != null) {
-            replicas.events(config.name(), events);
-        }
-        if (recovery != null) {
-            recovery.logStart();
-        }
-        if (replication != null) {
-            job.replicas = replicas;
-            job.takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
-            job.takeover.events(events);
-            replicas.onTakeover(job.takeover::movedTo);
-            cluster.onPeerLoss(job.takeover::peerLost);
-            LOG.info("job '{}': replication on, state of peer {} copied every {} ms to {}", config.name(), self,
-                    config.replicationIntervalMs(), replicas.describe());
-        }
+        ft.started(job, plan, config, context, events, registry);
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         events.publish(new air.runtime.JobEvent.Started(config.name(), self, System.currentTimeMillis(), graph.tasklets().size(),
                 config.workers()));
@@ -138,28 +85,8 @@ public final class RunningJob implements Job {
         return job;
     }
 
-    /** Refuses a replicated job that cannot be replicated, before any peer runs it. */
-    private static void requireReplicable(PhysicalPlan plan, JobConfig config, ClusterSession cluster) {
-        String job = "job '" + config.name() + "': ";
-        if (cluster == null) {
-            throw new IllegalArgumentException(job + "replication needs cluster mode (JobConfig.cluster): the copies live on other peers");
-        }
-        if (!cluster.transport().survivesPeerLoss()) {
-            throw new IllegalArgumentException(job + "replication needs a transport that survives a peer's death: start the peers with "
-                    + "AIR_TRANSPORT=tcp ('./air ... --replicas K' does); over MPJ Express one rank's death breaks every link");
-        }
-        if (config.replicas() >= cluster.peers()) {
-            throw new IllegalArgumentException(job + "replicas=" + config.replicas() + " needs more peers than that, there are "
-                    + cluster.peers());
-        }
-        if (config.checkpointStore() != null) {
-            throw new IllegalArgumentException(job + "choose checkpoints or replication, not both");
-        }
-        CodecCheck.requireCodecs(plan, config, "its state cannot be replicated");
-    }
-
     /** Starts the tasklets of blocks taken over from a dead peer (on the takeover's thread). */
-    private void startAdopted(List<JobGraph> graphs) {
+    void startAdopted(List<JobGraph> graphs) {
         List<Tasklet> tasklets = new java.util.ArrayList<>();
         for (JobGraph g : graphs) {
             adopted.add(g);
@@ -268,25 +195,16 @@ public final class RunningJob implements Job {
     @Override
     public JobStatus status() {
         JobStatus s = status;
-        if (s != JobStatus.RUNNING || coordinator == null) {
-            return s;
-        }
-        boolean recovering = recovery != null ? recovery.recovering() : takeover != null && takeover.recovering();
-        return recovering ? JobStatus.RECOVERING : coordinator.inProgress() ? JobStatus.CHECKPOINTING : s;
+        return s == JobStatus.RUNNING ? faultTolerance.status(s) : s;
     }
 
     @Override
     public synchronized void join() {
         if (!joined) {
             boolean interrupted = joinTasklets();
-            if (takeover != null) {
-                try {
-                    takeover.beginFinishing();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    context.cancel();
-                }
-                interrupted |= joinTasklets(); // those of blocks taken over meanwhile
+            if (faultTolerance.afterTasklets(this::joinTasklets)) {
+                interrupted = true;
+                context.cancel();
             }
             if (stallWatch != null) {
                 java.util.concurrent.locks.LockSupport.unpark(stallWatch);
@@ -296,21 +214,15 @@ public final class RunningJob implements Job {
                     interrupted = true;
                 }
             }
-            if (coordinator != null) {
-                coordinator.close();
-            }
             if (cluster != null) {
                 leaveClusterJob();
             }
-            if (replicas != null) {
-                cluster.onPeerLoss(null);
-                for (JobGraph g : graphs()) {
-                    g.receivers().forEach(RemoteShuffleTasklet::stop);
-                }
-                for (Thread t : receiverThreads) {
-                    interrupted |= joinQuietly(t);
-                }
-                replicas.close();
+            faultTolerance.close();
+            for (JobGraph g : graphs()) { // receivers that outlive the tasklets (replication) stop now
+                g.receivers().forEach(RemoteShuffleTasklet::stop);
+            }
+            for (Thread t : receiverThreads) {
+                interrupted |= joinQuietly(t);
             }
             finish();
             joined = true;

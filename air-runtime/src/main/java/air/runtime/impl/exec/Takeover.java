@@ -141,7 +141,7 @@ final class Takeover {
                     pending.incrementAndGet();
                     restoring.incrementAndGet();
                     return new Checkpointing(coordinator, interval, held.id(), bytes, restored, true);
-                }, replication, b));
+                }, replication, b, "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
             coordinator.expectMore(parts);

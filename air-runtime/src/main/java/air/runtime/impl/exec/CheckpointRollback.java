@@ -1,0 +1,69 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.JobStatus;
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.event.JobEvents;
+import air.runtime.plan.PhysicalPlan;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Checkpointing and rollback: barrier-aligned snapshots written to a store once per interval; a
+ * job started with a store holding a complete checkpoint of the same plan resumes from it, and
+ * when a peer dies the whole world restarts and resumes (the launcher or the user runs it again).
+ */
+final class CheckpointRollback implements FaultTolerance {
+
+    private final Recovery recovery;
+    private CheckpointCoordinator coordinator;
+
+    CheckpointRollback(Recovery recovery) {
+        this.recovery = recovery;
+    }
+
+    @Override
+    public String fingerprintSuffix() {
+        return "\nrestoring checkpoint " + recovery.restoredId();
+    }
+
+    @Override
+    public String exactlyOnceBecause() {
+        return "checkpoints";
+    }
+
+    @Override
+    public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
+        coordinator = recovery.coordinator(context::fail);
+        JobGraph graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(),
+                recovery.forTasklets(coordinator), null, -1, exactlyOnceBecause());
+        coordinator.expect(graph.parts());
+        return graph;
+    }
+
+    @Override
+    public void started(RunningJob job, PhysicalPlan plan, JobConfig config, JobContext context, JobEvents events,
+                        MeterRegistry registry) {
+        coordinator.events(events);
+        recovery.events(events);
+        recovery.logStart();
+    }
+
+    @Override
+    public JobStatus status(JobStatus running) {
+        return recovery.recovering() ? JobStatus.RECOVERING : coordinator.inProgress() ? JobStatus.CHECKPOINTING : running;
+    }
+
+    @Override
+    public boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+        coordinator.close();
+        return false;
+    }
+
+    @Override
+    public void close() {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+    }
+}

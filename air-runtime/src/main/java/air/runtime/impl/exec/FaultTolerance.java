@@ -1,0 +1,78 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.JobStatus;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.event.JobEvents;
+import air.runtime.plan.PhysicalPlan;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * How a job survives a failure: one strategy per job, chosen in one place ({@link #of}) when it
+ * starts — {@link #NONE}, {@link CheckpointRollback} (barrier-aligned checkpoints to a store, the
+ * whole world restarts from the newest complete one) or {@link ReplicatedState} (snapshots in
+ * other peers' memory, survivors take a dead peer's share over). The job's lifecycle
+ * ({@link RunningJob}) calls these hooks in this order and never tests which strategy runs; the
+ * graph asks it for each tasklet's link to snapshots.
+ */
+interface FaultTolerance {
+
+    /** The strategy {@code config} asks for, validated against the plan and the cluster before any peer runs. */
+    static FaultTolerance of(PhysicalPlan plan, JobConfig config, ClusterSession cluster, MeterRegistry registry) {
+        if (config.replicas() > 0) {
+            return ReplicatedState.prepare(plan, config, cluster, registry);
+        }
+        if (config.checkpointStore() != null) {
+            int self = cluster == null ? 0 : cluster.self();
+            int peers = cluster == null ? 1 : cluster.peers();
+            return new CheckpointRollback(Recovery.prepare(plan, config, self, peers, registry));
+        }
+        return NONE;
+    }
+
+    /** What the peers must agree on besides the plan (the checkpoint they restore). */
+    default String fingerprintSuffix() {
+        return "";
+    }
+
+    /** Why every sink must be exactly-once ({@code CheckpointedSinkWriter}), or null when they need not be. */
+    default String exactlyOnceBecause() {
+        return null;
+    }
+
+    /** The job is agreed with every peer: builds this peer's graph with the strategy's links to snapshots. */
+    JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob);
+
+    /** The graph is built and the job about to start its threads: logs and wires what follows peer losses. */
+    default void started(RunningJob job, PhysicalPlan plan, JobConfig config, JobContext context, JobEvents events,
+                         MeterRegistry registry) {
+    }
+
+    /** RECOVERING or CHECKPOINTING while the strategy is busy, else {@code running}. */
+    default JobStatus status(JobStatus running) {
+        return running;
+    }
+
+    /**
+     * This peer's tasklets have ended: blocks taken over meanwhile have ended too once this returns
+     * ({@code joinTasklets} joins the ones started since), and no snapshot is under way.
+     *
+     * @return whether the thread was interrupted meanwhile
+     */
+    default boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+        return false;
+    }
+
+    /** The job ended on every peer (or failed), or its graph could not be built: releases what the strategy holds. */
+    default void close() {
+    }
+
+    /** No fault tolerance: a failure fails the job. */
+    FaultTolerance NONE = new FaultTolerance() {
+        @Override
+        public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
+            return JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), part -> Checkpointing.OFF,
+                    null, -1, null);
+        }
+    };
+}

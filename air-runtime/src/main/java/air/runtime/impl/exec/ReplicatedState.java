@@ -1,0 +1,119 @@
+package air.runtime.impl.exec;
+
+import air.runtime.JobConfig;
+import air.runtime.JobStatus;
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.event.JobEvents;
+import air.runtime.impl.replica.ReplicaService;
+import air.runtime.impl.replica.ReplicationContext;
+import air.runtime.plan.PhysicalPlan;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replication: the same barrier-aligned snapshots, sent into the memory of the next {@code k}
+ * live peers; every producer keeps an upstream-backup log; when a peer dies the next live one
+ * takes its blocks over from its copy ({@link Takeover}) and nobody rolls back.
+ */
+final class ReplicatedState implements FaultTolerance {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedState.class);
+
+    private final ClusterSession cluster;
+    private final MeterRegistry registry;
+    private ReplicaService replicas;
+    private ReplicationContext replication;
+    private CheckpointCoordinator coordinator;
+    private Takeover takeover;
+
+    private ReplicatedState(ClusterSession cluster, MeterRegistry registry) {
+        this.cluster = cluster;
+        this.registry = registry;
+    }
+
+    /** Refuses a replicated job that cannot be replicated, before any peer runs it. */
+    static ReplicatedState prepare(PhysicalPlan plan, JobConfig config, ClusterSession cluster, MeterRegistry registry) {
+        String job = "job '" + config.name() + "': ";
+        if (cluster == null) {
+            throw new IllegalArgumentException(job + "replication needs cluster mode (JobConfig.cluster): the copies live on other peers");
+        }
+        if (!cluster.transport().survivesPeerLoss()) {
+            throw new IllegalArgumentException(job + "replication needs a transport that survives a peer's death: start the peers with "
+                    + "AIR_TRANSPORT=tcp ('./air ... --replicas K' does); over MPJ Express one rank's death breaks every link");
+        }
+        if (config.replicas() >= cluster.peers()) {
+            throw new IllegalArgumentException(job + "replicas=" + config.replicas() + " needs more peers than that, there are "
+                    + cluster.peers());
+        }
+        if (config.checkpointStore() != null) {
+            throw new IllegalArgumentException(job + "choose checkpoints or replication, not both");
+        }
+        CodecCheck.requireCodecs(plan, config, "its state cannot be replicated");
+        return new ReplicatedState(cluster, registry);
+    }
+
+    @Override
+    public String exactlyOnceBecause() {
+        return "replication";
+    }
+
+    @Override
+    public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
+        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), context::fail);
+        replication = ReplicationContext.create(cluster, replicas);
+        coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), cluster.self(), cluster.peers(), 0, registry,
+                context::fail);
+        CheckpointCoordinator c = coordinator;
+        long interval = config.replicationIntervalMs() * 1_000_000L;
+        JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),
+                replication, -1, exactlyOnceBecause());
+        coordinator.expect(graph.parts());
+        return graph;
+    }
+
+    @Override
+    public void started(RunningJob job, PhysicalPlan plan, JobConfig config, JobContext context, JobEvents events,
+                        MeterRegistry registry) {
+        coordinator.events(events);
+        replicas.events(config.name(), events);
+        takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
+        takeover.events(events);
+        replicas.onTakeover(takeover::movedTo);
+        cluster.onPeerLoss(takeover::peerLost);
+        LOG.info("job '{}': replication on, state of peer {} copied every {} ms to {}", config.name(), cluster.self(),
+                config.replicationIntervalMs(), replicas.describe());
+    }
+
+    @Override
+    public JobStatus status(JobStatus running) {
+        return takeover != null && takeover.recovering() ? JobStatus.RECOVERING
+                : coordinator.inProgress() ? JobStatus.CHECKPOINTING : running;
+    }
+
+    /** Takes blocks over until every live peer is finishing, so that no share is left without a host. */
+    @Override
+    public boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+        boolean interrupted = false;
+        try {
+            takeover.beginFinishing();
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        interrupted |= joinTasklets.getAsBoolean(); // those of blocks taken over meanwhile
+        coordinator.close();
+        return interrupted;
+    }
+
+    @Override
+    public void close() {
+        cluster.onPeerLoss(null);
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        if (replicas != null) {
+            replicas.close();
+        }
+    }
+}
