@@ -6,7 +6,11 @@ import air.dsl.impl.aggregate.ReduceOp;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
+import air.runtime.api.WindowTopK;
+import air.dsl.impl.Planner;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.WindowOutput;
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.function.BinaryOperator;
 
@@ -49,6 +53,34 @@ public final class WindowedStage<K, T> {
         StageNode n = new StageNode(StageNode.Kind.LATE_OUTPUT, node, OperatorInfo.of("lateRecords", site), sink, 0, true);
         node.attach(n, "sideOutputLateRecords");
         return new WindowedStage<>(pipeline, n);
+    }
+
+    /**
+     * The {@code n} keys with the greatest {@code op} result per window, best first by
+     * {@code comparator} (ties: the smaller key first when keys are comparable), as one
+     * {@link WindowTopK} per window with event time {@code end - 1}, e.g. the 3 campaigns with the
+     * most views: {@code topK(3, Aggregations.count(), Comparator.naturalOrder())}. Aggregated as
+     * {@link #aggregate} does, then ranked where the whole window is: this needs
+     * {@code JobConfig.routing(Routing.AIR)}, and a job under KEY routing is refused when it is planned.
+     */
+    public <A, R> Stage<WindowTopK<K, R>> topK(int n, AggregateOp<? super T, A, ? extends R> op, Comparator<? super R> comparator) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("topK", site);
+        String call = "topK(" + n + ", op, comparator) at " + site;
+        if (n < 1) {
+            throw new IllegalArgumentException(call + ": n must be >= 1, was " + n);
+        }
+        Objects.requireNonNull(op, call + ": op is null");
+        Objects.requireNonNull(comparator, call + ": comparator is null");
+        StageNode t = new StageNode(StageNode.Kind.TOP_K, node, OperatorInfo.of("topK-" + op.name(), site),
+                new Planner.TopK(op, new WindowOutput.TopK(n, comparator)), 0, true);
+        node.attach(t, "topK");
+        return new Stage<>(pipeline, t);
+    }
+
+    /** {@link #topK(int, AggregateOp, Comparator)} by the results' natural order: the greatest first. */
+    public <A, R extends Comparable<? super R>> Stage<WindowTopK<K, R>> topK(int n, AggregateOp<? super T, A, R> op) {
+        return topK(n, op, Comparator.naturalOrder());
     }
 
     /** Combines each (window, key)'s records pairwise; {@code reduceFn} must be associative. */

@@ -13,6 +13,7 @@ import air.runtime.plan.Routing;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
+import air.runtime.plan.WindowOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -22,12 +23,16 @@ import java.util.function.ToLongFunction;
 /**
  * Turns the logical stages into vertices: stateless stages fuse into the current vertex; a keyed
  * window aggregation ends it with the partial half and starts the next one with the final half,
- * a shuffle between them; a sink ends the last vertex.
+ * a shuffle between them; a sink ends the last vertex. A {@code topK} is planned as a window
+ * aggregation whose final half ranks the keys of each window instead of emitting each.
  */
 public final class Planner {
 
     private Planner() {
     }
+
+    /** The payload of a {@code topK} stage: the aggregation, then what its final half emits. */
+    public record TopK(AggregateOp<?, ?, ?> op, WindowOutput.TopK output) { }
 
     public static PhysicalPlan plan(StageNode source, int parallelism, Routing routing, Progress progress) {
         List<VertexPlan> vertices = new ArrayList<>();
@@ -45,18 +50,25 @@ public final class Planner {
                 case KEY_BY -> key = (KeySpec) n.payload();
                 case WINDOW -> window = (WindowDefinition) n.payload();
                 case LATE_OUTPUT -> lateRecords = (SinkFactory<?>) n.payload();
-                case AGGREGATE -> {
+                case AGGREGATE, TOP_K -> {
                     if (key == null || window == null) {
                         throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
                     }
+                    TopK topK = n.kind() == StageNode.Kind.TOP_K ? (TopK) n.payload() : null;
+                    if (topK != null && routing != Routing.AIR) {
+                        throw new IllegalStateException("topK(" + topK.output().n() + ", ...) at " + n.info().callSite()
+                                + ": needs AIR routing (JobConfig.routing(Routing.AIR)), the job has " + routing
+                                + ": under KEY routing each final instance holds only the keys it owns, so none sees a whole window to rank");
+                    }
                     WindowAggregation agg;
                     try {
-                        agg = new WindowAggregation(window, key, (AggregateOp<?, ?, ?>) n.payload(), routing, progress, lateRecords);
+                        agg = new WindowAggregation(window, key, topK != null ? topK.op() : (AggregateOp<?, ?, ?>) n.payload(), routing,
+                                progress, lateRecords);
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
                     }
                     vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain, new TailSpec.PartialWindow(n.info(), agg)));
-                    head = new HeadSpec.FinalWindow(n.info(), agg);
+                    head = new HeadSpec.FinalWindow(n.info(), agg, topK != null ? topK.output() : new WindowOutput.PerKey());
                     chain = new ArrayList<>();
                     key = null;
                     window = null;

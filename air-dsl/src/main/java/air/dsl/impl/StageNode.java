@@ -10,7 +10,7 @@ import java.util.Objects;
 public final class StageNode {
 
     /** The logical kinds, in the words of the DSL. */
-    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, SINK }
+    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, TOP_K, SINK }
 
     private final Kind kind;
     private final StageNode upstream;
@@ -74,7 +74,7 @@ public final class StageNode {
     /** The stage upstream of this one that declared timestamps, or null. */
     public StageNode timestampOrigin() {
         for (StageNode n = this; n != null; n = n.upstream) {
-            if (n.kind == Kind.TIMESTAMPS || n.kind == Kind.AGGREGATE) {
+            if (n.kind == Kind.TIMESTAMPS || n.kind == Kind.AGGREGATE || n.kind == Kind.TOP_K) {
                 return n;
             }
         }

@@ -23,8 +23,8 @@ import air.wire.WireOut;
  * </ul>
  *
  * <p>Output goes to the {@link air.runtime.api.Emitter} the operator was built with; the engine
- * forwards progress and end of stream downstream itself. See {@code docs/architecture.md}, "how to
- * add an operator".
+ * forwards progress and end of stream downstream itself. See {@code docs/how-to-add-an-operator.md}
+ * (worked example: {@code impl/ops/TopKWindowOp}).
  */
 public interface Operator {
 

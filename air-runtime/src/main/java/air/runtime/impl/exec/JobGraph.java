@@ -10,6 +10,7 @@ import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.FilterOp;
 import air.runtime.impl.ops.FinalWindowOp;
+import air.runtime.impl.ops.TopKWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
@@ -43,6 +44,7 @@ import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
+import air.runtime.plan.WindowOutput;
 import air.runtime.source.GeneratorSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -359,9 +361,13 @@ final class JobGraph {
                 int producers = globalParallelism(plan.vertices().get(v.id() - 1));
                 WindowAggregation agg = fw.aggregation();
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), agg);
-                Operator op = specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class),
-                        fw.info(), agg.window(), WindowRouter.of(agg.routing(), agg.window()),
-                        global(instance, v), globalParallelism(v), frames, frameCodec(agg, fw.info()), next);
+                WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
+                Operator op = switch (fw.output()) {
+                    case WindowOutput.PerKey p -> specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class), fw.info(), agg.window(),
+                            router, global(instance, v), globalParallelism(v), frames, frameCodec(agg, fw.info()), next);
+                    case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global(instance, v),
+                            globalParallelism(v), frames, frameCodec(agg, fw.info()), t, (Inlet) next);
+                };
                 slot.add((Counted) op);
                 Inbox inbox = inboxes.get(v.id())[instance];
                 OperatorTasklet tasklet = new OperatorTasklet(context, name + " " + fw.info().name(), inbox,
