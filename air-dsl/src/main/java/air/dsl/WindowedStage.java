@@ -60,8 +60,8 @@ public final class WindowedStage<K, T> {
      * {@code comparator} (ties: the smaller key first when keys are comparable), as one
      * {@link WindowTopK} per window with event time {@code end - 1}, e.g. the 3 campaigns with the
      * most views: {@code topK(3, Aggregations.count(), Comparator.naturalOrder())}. Aggregated as
-     * {@link #aggregate} does, then ranked where the whole window is: this needs
-     * {@code JobConfig.routing(Routing.AIR)}, and a job under KEY routing is refused when it is planned.
+     * {@link #aggregate} does, then ranked where the whole window is: its shuffle routes by window
+     * (AIR) whatever the job's routing, since under KEY no instance holds a whole window.
      */
     public <A, R> Stage<WindowTopK<K, R>> topK(int n, AggregateOp<? super T, A, ? extends R> op, Comparator<? super R> comparator) {
         String site = CallSite.ofCaller();

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code topK}: the n best keys per window, against a plain computation over the same seeded input
  * (count every (window, key), sort by count, then key), under both progress modes, tumbling and
- * sliding, with checkpoints and across peers; and refused under KEY routing.
+ * sliding, with checkpoints and across peers; under a job routed by KEY its own shuffle routes by window.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TopKTest {
@@ -79,16 +79,19 @@ class TopKTest {
     }
 
     @Test
-    void key_routing_is_refused_when_the_pipeline_is_planned_naming_the_call_and_the_fix() {
-        Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generate(10, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> i % 3).window(Windows.tumbling(5))
-                .topK(3, Aggregations.count()).writeTo(Sinks.collect());
-        assertThatThrownBy(() -> p.execute(config(2).routing(Routing.KEY)))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("topK(3, ...) at TopKTest.java:")
-                .hasMessageContaining("needs AIR routing")
-                .hasMessageContaining("JobConfig.routing(Routing.AIR)");
-        assertThat(p.explain(config(2).routing(Routing.AIR))).contains("window-final top 3 of count tumbling(5ms)").contains("== shuffle AIR");
+    void under_key_routing_the_top_k_shuffle_routes_by_window_and_the_result_is_the_same() {
+        List<List<String>> results = new java.util.ArrayList<>();
+        for (Routing routing : Routing.values()) {
+            Pipeline p = Pipeline.create();
+            CollectSink<WindowTopK<Long, Long>> sink = Sinks.collect();
+            p.readFrom(Sources.generate(1_000, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> (i * 7) % 13).window(Windows.tumbling(100))
+                    .topK(3, Aggregations.count()).writeTo(sink);
+            assertThat(p.explain(config(2).routing(routing))).contains("window-final top 3 of count tumbling(100ms)")
+                    .contains("== shuffle AIR");
+            p.execute(config(2).routing(routing));
+            results.add(sink.items().stream().map(Object::toString).sorted().toList());
+        }
+        assertThat(results.get(0)).hasSize(10).isEqualTo(results.get(1));
         WindowedStage<Long, Long> windowed = Pipeline.create().readFrom(Sources.generate(10, i -> i)).withTimestamps(i -> i, 0)
                 .keyByLong(i -> 0L).window(Windows.tumbling(5));
         assertThatThrownBy(() -> windowed.topK(0, Aggregations.count()))

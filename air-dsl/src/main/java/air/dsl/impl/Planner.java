@@ -55,14 +55,12 @@ public final class Planner {
                         throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
                     }
                     TopK topK = n.kind() == StageNode.Kind.TOP_K ? (TopK) n.payload() : null;
-                    if (topK != null && routing != Routing.AIR) {
-                        throw new IllegalStateException("topK(" + topK.output().n() + ", ...) at " + n.info().callSite()
-                                + ": needs AIR routing (JobConfig.routing(Routing.AIR)), the job has " + routing
-                                + ": under KEY routing each final instance holds only the keys it owns, so none sees a whole window to rank");
-                    }
+                    // a top-k ranks a whole window on one instance: its shuffle routes by window (AIR) whatever the
+                    // job's routing, since under KEY each final instance holds only the keys it owns (explain shows it)
+                    Routing routed = topK != null ? Routing.AIR : routing;
                     WindowAggregation agg;
                     try {
-                        agg = new WindowAggregation(window, key, topK != null ? topK.op() : (AggregateOp<?, ?, ?>) n.payload(), routing,
+                        agg = new WindowAggregation(window, key, topK != null ? topK.op() : (AggregateOp<?, ?, ?>) n.payload(), routed,
                                 progress, lateRecords);
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);

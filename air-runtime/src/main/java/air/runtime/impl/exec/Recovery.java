@@ -75,9 +75,10 @@ final class Recovery {
      * The layout of operator and edge state in a checkpoint part. Bump it whenever what a tasklet
      * writes changes: it is part of the checkpoint key, so a checkpoint of another format is never
      * read (and the run says so, see {@link #logStart}). 2: inbound edges (ends, repeat marks,
-     * completion strategy) before each operator's state.
+     * completion strategy) before each operator's state; 3: window operators write their counters
+     * before their frames ({@code WindowFrames}).
      */
-    static final int CHECKPOINT_FORMAT = 2;
+    static final int CHECKPOINT_FORMAT = 3;
 
     /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
     static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {

@@ -12,7 +12,6 @@ import air.wire.WireOut;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.TreeMap;
 
 /**
  * The final half of a keyed top-k per window, an {@link Operator}: merges the partials of the
@@ -21,33 +20,21 @@ import java.util.TreeMap;
  * are comparable). Ranking needs every key of a window on one instance: AIR routing, which the
  * planner requires. Like every operator it knows neither the progress mode nor checkpoints.
  */
-public final class TopKWindowOp<T> implements Operator, Counted, WindowStats {
+public final class TopKWindowOp<T> implements Operator, Counted, WindowStats, WindowFrames.Fired<T> {
 
     private final OperatorInfo info;
-    private final WindowDefinition window;
-    private final WindowRouter router;
-    private final int instance, instances;
-    private final KeyedFrameFactory<T> frames;
-    private final ShuffleItemCodec codec;
+    private final WindowFrames<T> frames;
     private final Inlet<? super WindowTopK<?, ?>> next;
     private final int n;
     private final PriorityQueue<WindowResult<Object, Object>> kept; // the best n of one window so far, the worst at the head
     private final Ranker ranker = new Ranker();
-    /** The state: open frames by start, and the end of the last window progress emitted. */
-    private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
-    private long lastEmittedEnd = Long.MIN_VALUE;
     private long received, results;
 
     @SuppressWarnings("unchecked")
     public TopKWindowOp(OperatorInfo info, WindowDefinition window, WindowRouter router, int instance, int instances,
                         KeyedFrameFactory<T> frames, ShuffleItemCodec codec, WindowOutput.TopK topK, Inlet<? super WindowTopK<?, ?>> next) {
         this.info = info;
-        this.window = window;
-        this.router = router;
-        this.instance = instance;
-        this.instances = instances;
-        this.frames = frames;
-        this.codec = codec;
+        this.frames = new WindowFrames<>(info, window, frames, codec, router, instance, instances);
         this.next = next;
         this.n = topK.n();
         Comparator<Object> byResult = (Comparator<Object>) topK.comparator();
@@ -60,39 +47,22 @@ public final class TopKWindowOp<T> implements Operator, Counted, WindowStats {
     @Override
     public void onItem(int input, Object item) {
         received++;
-        FramePartial partial = (FramePartial) item;
-        open.computeIfAbsent(partial.frameStart(), s -> frames.create()).merge(partial);
+        frames.merge((FramePartial) item);
     }
 
-    /** Hew-meld: a tumbling epoch is its window, ranked the moment it completes. */
     @Override
     public void onEpochComplete(long epoch) {
-        KeyedFrame<T> frame = window.isTumbling() ? open.remove(epoch) : null;
-        if (frame != null) {
-            emit(epoch, epoch + window.size(), frame);
-        }
+        frames.epochComplete(epoch, this);
     }
 
-    /** Ranks every window this instance owns whose end is {@code <= completeBelow}, oldest first. */
     @Override
     public void onProgress(long completeBelow) {
-        while (!open.isEmpty()) {
-            long end = Math.max(lastEmittedEnd, open.firstKey()) + window.slide();
-            if (end > completeBelow) {
-                return;
-            }
-            long start = end - window.size();
-            if (router.emits(start, instance, instances)) {
-                KeyedFrame<T> sum = frames.create();
-                open.subMap(start, end).values().forEach(f -> f.combineInto(sum));
-                emit(start, end, sum);
-            }
-            open.headMap(end + window.slide() - window.size()).clear(); // frames no later window needs
-            lastEmittedEnd = end;
-        }
+        frames.progress(completeBelow, this);
     }
 
-    private void emit(long start, long end, KeyedFrame<T> frame) {
+    /** A window fired (one this instance owns): ranks its keys and emits the best n. */
+    @Override
+    public void onWindow(long start, long end, KeyedFrame<T> frame) {
         if (frame.isEmpty()) {
             return;
         }
@@ -108,34 +78,25 @@ public final class TopKWindowOp<T> implements Operator, Counted, WindowStats {
 
     @Override
     public void onEndOfInput() {
-        if (!open.isEmpty()) {
-            throw new IllegalStateException(info.name() + ": every producer ended but frames " + open.keySet()
-                    + " were never completed by progress");
-        }
+        frames.requireEmpty();
     }
 
     @Override
     public long oldestPending(long completeBelow) {
-        Long first = open.ceilingKey(window.isTumbling() ? Long.MIN_VALUE : completeBelow);
-        return first == null ? Long.MAX_VALUE : first;
+        return frames.oldestPending(completeBelow);
     }
 
     @Override
     public void snapshotTo(WireOut out, long checkpointId) {
-        out.putLong(lastEmittedEnd).putLong(received).putLong(results).putInt(open.size());
-        open.forEach((start, frame) -> FrameSnapshots.write(out, start, frame, codec));
+        out.putLong(received).putLong(results);
+        frames.snapshotTo(out);
     }
 
     @Override
     public void restoreFrom(WireIn in) {
-        lastEmittedEnd = in.getLong();
         received = in.getLong();
         results = in.getLong();
-        open.clear();
-        for (int k = in.getCount(1); k > 0; k--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
-            open.computeIfAbsent(p.frameStart(), s -> frames.create()).merge(p);
-        }
+        frames.restoreFrom(in);
     }
 
     @Override public long received() { return received; }

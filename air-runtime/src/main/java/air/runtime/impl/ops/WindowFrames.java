@@ -1,0 +1,137 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.WindowDefinition;
+import air.runtime.impl.routing.WindowRouter;
+import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The frames a final window operator holds and the rule that fires windows from them, shared by
+ * every operator behind a window's shuffle ({@link FinalWindowOp}, {@link TopKWindowOp}): partials
+ * merge into slide-long frames; a tumbling window fires when its epoch completes, any window once
+ * progress passes its end; a sliding window sums the frames it spans and the frames no later
+ * window needs are dropped. What a fired window becomes is the operator's ({@link Fired}).
+ */
+public final class WindowFrames<T> {
+
+    /** What the operator makes of a fired window: {@code frame} holds its keys' accumulators. */
+    public interface Fired<T> {
+        void onWindow(long start, long end, KeyedFrame<T> frame);
+    }
+
+    private final OperatorInfo info;
+    private final WindowDefinition window;
+    private final KeyedFrameFactory<T> frames;
+    private final ShuffleItemCodec codec;
+    private final WindowRouter router;
+    private final int instance;
+    private final int instances;
+    private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
+    private long lastEmittedEnd = Long.MIN_VALUE;
+
+    public WindowFrames(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames, ShuffleItemCodec codec,
+                        WindowRouter router, int instance, int instances) {
+        this.info = info;
+        this.window = window;
+        this.frames = frames;
+        this.codec = codec;
+        this.router = router;
+        this.instance = instance;
+        this.instances = instances;
+    }
+
+    /** Merges a partial into its frame; the partial is not used afterwards. */
+    public void merge(FramePartial partial) {
+        frameAt(partial.frameStart()).merge(partial);
+    }
+
+    /** Hew-meld: a tumbling epoch is its window, fired the moment it completes. Sliding windows wait for progress. */
+    public void epochComplete(long epoch, Fired<T> fired) {
+        if (!window.isTumbling()) {
+            return;
+        }
+        KeyedFrame<T> frame = open.remove(epoch);
+        if (frame != null) {
+            fired.onWindow(epoch, epoch + window.size(), frame);
+        }
+    }
+
+    /** Fires every window whose end is {@code <= completeBelow} (under AIR routing, those this instance owns), oldest first. */
+    public void progress(long completeBelow, Fired<T> fired) {
+        long size = window.size();
+        long slide = window.slide();
+        while (!open.isEmpty()) {
+            long oldest = open.firstKey();
+            long end = window.isTumbling() || lastEmittedEnd == Long.MIN_VALUE
+                    ? oldest + slide
+                    : Math.max(lastEmittedEnd + slide, oldest + slide);
+            if (end > completeBelow) {
+                return;
+            }
+            long start = end - size;
+            if (window.isTumbling()) {
+                fired.onWindow(start, end, open.remove(oldest));
+            } else {
+                if (router.emits(start, instance, instances)) {
+                    KeyedFrame<T> sum = frames.create();
+                    for (KeyedFrame<T> frame : open.subMap(start, true, end, false).values()) {
+                        frame.combineInto(sum);
+                    }
+                    fired.onWindow(start, end, sum);
+                }
+                evictBefore(end + slide - size);
+            }
+            lastEmittedEnd = end;
+        }
+    }
+
+    /** Every input ended: nothing may be left that progress never released. */
+    public void requireEmpty() {
+        if (!open.isEmpty()) {
+            throw new IllegalStateException(info.name() + ": every producer ended but frames " + open.keySet()
+                    + " were never completed by progress");
+        }
+    }
+
+    /** Frames kept for later sliding windows are complete; the oldest other one waits. */
+    public long oldestPending(long completeBelow) {
+        Long first = open.ceilingKey(window.isTumbling() ? Long.MIN_VALUE : completeBelow);
+        return first == null ? Long.MAX_VALUE : first;
+    }
+
+    private KeyedFrame<T> frameAt(long start) {
+        KeyedFrame<T> frame = open.get(start);
+        if (frame == null) {
+            frame = frames.create();
+            open.put(start, frame);
+        }
+        return frame;
+    }
+
+    private void evictBefore(long start) {
+        Iterator<Map.Entry<Long, KeyedFrame<T>>> it = open.headMap(start, false).entrySet().iterator();
+        while (it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    public void snapshotTo(WireOut out) {
+        out.putLong(lastEmittedEnd).putInt(open.size());
+        for (Map.Entry<Long, KeyedFrame<T>> e : open.entrySet()) {
+            FrameSnapshots.write(out, e.getKey(), e.getValue(), codec);
+        }
+    }
+
+    public void restoreFrom(WireIn in) {
+        lastEmittedEnd = in.getLong();
+        open.clear();
+        for (int n = in.getCount(1); n > 0; n--) {
+            merge(FrameSnapshots.read(in, codec));
+        }
+    }
+}
