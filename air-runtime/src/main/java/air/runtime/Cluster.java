@@ -3,6 +3,7 @@ package air.runtime;
 import air.channels.Transport;
 import air.channels.bootstrap.JoinedPeer;
 import air.channels.bootstrap.PeerBootstrap;
+import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.WorldSpec;
 import air.runtime.impl.cluster.ClusterSession;
 import java.util.List;
@@ -46,8 +47,8 @@ public final class Cluster implements AutoCloseable {
     private final JoinedPeer joined;
     private final String[] userArgs;
 
-    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, Options options) {
-        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs());
+    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, Options options) {
+        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs(), bind);
         this.joined = joined;
         this.userArgs = userArgs;
     }
@@ -62,18 +63,21 @@ public final class Cluster implements AutoCloseable {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
         JoinedPeer peer = PeerBootstrap.join(mainArgs, System.getenv(), options.startupTimeoutMs());
-        return new Cluster(peer.transport(), peer, peer.userArgs(), options);
+        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), options);
     }
 
     public static Cluster join(String[] mainArgs) {
         return join(mainArgs, Options.defaults());
     }
 
-    /** A peer over a transport the caller made (tests; several peers inside one JVM with in-JVM transports). */
+    /**
+     * A peer over a transport the caller made (tests; several peers inside one JVM with in-JVM
+     * transports). Its liveness connections listen on {@code AIR_BIND} as a joined peer's do.
+     */
     public static Cluster over(Transport transport, Options options) {
         Objects.requireNonNull(transport, "Cluster.over(transport, options): transport is null");
         Objects.requireNonNull(options, "Cluster.over(transport, options): options is null");
-        return new Cluster(transport, null, new String[0], options);
+        return new Cluster(transport, null, new String[0], PeerEnvironment.bind(System.getenv()), options);
     }
 
     /** True when this JVM was started as a peer (by mpjrun, the local launcher or srun). */
