@@ -5,6 +5,7 @@ import air.channels.bootstrap.JoinedPeer;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.WorldSpec;
+import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import java.util.List;
 import java.util.Objects;
@@ -40,6 +41,10 @@ public final class Cluster implements AutoCloseable {
         public static Options defaults() {
             return new Options(500, 3_000, 60_000);
         }
+    }
+
+    static {
+        ClusterAccess.install(c -> c.session); // the engine's way to the session, not public API
     }
 
     private final ClusterSession session;
@@ -115,11 +120,6 @@ public final class Cluster implements AutoCloseable {
     /** Whether this peer is the one {@link #gather} collects at. */
     public boolean gathers() {
         return session.gatherRoot() == session.self();
-    }
-
-    /** Engine internal: the session jobs run in. */
-    public ClusterSession session() {
-        return session;
     }
 
     /** Leaves the cluster: goodbye heartbeats, transport closed, MPJ finalized where it was used. */
