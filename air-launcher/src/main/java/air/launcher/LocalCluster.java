@@ -1,8 +1,8 @@
 package air.launcher;
 
-import air.channels.mpj.PeerEnvironment;
-import air.channels.mpj.QuietMpjHome;
-import air.channels.mpj.Rendezvous;
+import air.channels.bootstrap.PeerEnvironment;
+import air.channels.bootstrap.QuietMpjHome;
+import air.channels.bootstrap.Rendezvous;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package air.launcher;
 
-import air.channels.mpj.PeerEnvironment;
+import air.channels.bootstrap.PeerEnvironment;
 import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.JobListener;

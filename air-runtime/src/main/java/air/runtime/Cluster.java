@@ -1,10 +1,11 @@
 package air.runtime;
 
-import air.channels.FrameCodec;
 import air.channels.Transport;
-import air.channels.mpj.MpjTransport;
-import air.channels.mpj.MpjWorld;
-import air.channels.mpj.PeerEnvironment;
+import air.channels.bootstrap.JoinedPeer;
+import air.channels.bootstrap.PeerBootstrap;
+import air.channels.bootstrap.PeerEnvironment;
+import air.channels.bootstrap.WorldSpec;
+import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import java.util.List;
 import java.util.Objects;
@@ -42,76 +43,51 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    static {
+        ClusterAccess.install(c -> c.session); // the engine's way to the session, not public API
+    }
+
     private final ClusterSession session;
-    private final MpjTransport mpj;
+    /** How this peer joined when it joined through the bootstrap; null for {@link #over}. */
+    private final JoinedPeer joined;
     private final String[] userArgs;
 
-    private Cluster(Transport transport, MpjTransport mpj, String[] userArgs, Options options) {
-        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs());
-        this.mpj = mpj;
+    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, Options options) {
+        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs(), bind);
+        this.joined = joined;
         this.userArgs = userArgs;
     }
 
     /**
-     * Joins over MPJ Express: as started by {@code mpjrun} (the arguments begin with rank, conf
-     * and device), else as the environment says ({@code AIR_RANK}/{@code AIR_PEERS}/{@code AIR_RENDEZVOUS},
-     * or Slurm's {@code SLURM_PROCID}/{@code SLURM_NTASKS} with {@code AIR_RENDEZVOUS}).
+     * Joins as this JVM was started: by {@code mpjrun} (the arguments begin with rank, conf and
+     * device), else as the environment says ({@code AIR_RANK}/{@code AIR_PEERS}/{@code AIR_RENDEZVOUS},
+     * or Slurm's {@code SLURM_PROCID}/{@code SLURM_NTASKS} with {@code AIR_RENDEZVOUS}), over MPJ
+     * Express or, with {@code AIR_TRANSPORT=tcp}, AIR's TCP transport ({@link PeerBootstrap} decides).
      */
     public static Cluster join(String[] mainArgs, Options options) {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
-        boolean mpjrun = MpjWorld.looksLikeMpjrun(mainArgs);
-        MpjWorld world;
-        if (mpjrun) {
-            world = MpjWorld.fromMpjrun(mainArgs);
-        } else {
-            PeerEnvironment env = PeerEnvironment.fromEnvironment();
-            if (env == null) {
-                throw new IllegalStateException("this JVM was not started as a cluster peer: no mpjrun arguments and no "
-                        + PeerEnvironment.RANK + "/" + PeerEnvironment.RENDEZVOUS + " (or SLURM_PROCID) in the environment; "
-                        + "start peers with './air ... --peers K', srun or mpjrun (see README, Cluster mode)");
-            }
-            if (PeerEnvironment.wantsTcp(System.getenv())) {
-                return new Cluster(joinTcp(env, options), null, mainArgs.clone(), options);
-            }
-            world = env.world();
-        }
-        if (mpjrun && PeerEnvironment.wantsTcp(System.getenv())) {
-            throw new IllegalStateException(PeerEnvironment.TRANSPORT + "=tcp needs peers started by './air ... --peers K' or srun "
-                    + "(AIR_RANK/AIR_PEERS/AIR_RENDEZVOUS); under mpjrun the transport is MPJ Express");
-        }
-        MpjTransport t = MpjTransport.start(world, new FrameCodec());
-        String[] rest = mpjrun ? world.userArgs() : mainArgs.clone();
-        return new Cluster(t, t, rest, options);
-    }
-
-    private static Transport joinTcp(PeerEnvironment env, Options options) {
-        env.serveRendezvousIfAsked();
-        try {
-            String bind = System.getenv(PeerEnvironment.BIND);
-            return air.channels.tcp.TcpTransport.start(env.rank(), env.peers(), new java.net.InetSocketAddress(env.host(), env.port()),
-                    bind == null ? java.net.InetAddress.getLoopbackAddress() : java.net.InetAddress.getByName(bind), new FrameCodec(),
-                    options.startupTimeoutMs());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("peer " + env.rank() + " could not join the TCP mesh through the rendezvous at "
-                    + env.host() + ":" + env.port() + ": " + e.getMessage(), e);
-        }
+        JoinedPeer peer = PeerBootstrap.join(mainArgs, System.getenv(), options.startupTimeoutMs());
+        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), options);
     }
 
     public static Cluster join(String[] mainArgs) {
         return join(mainArgs, Options.defaults());
     }
 
-    /** A peer over a transport the caller made (tests; several peers inside one JVM with in-JVM transports). */
+    /**
+     * A peer over a transport the caller made (tests; several peers inside one JVM with in-JVM
+     * transports). Its liveness connections listen on {@code AIR_BIND} as a joined peer's do.
+     */
     public static Cluster over(Transport transport, Options options) {
         Objects.requireNonNull(transport, "Cluster.over(transport, options): transport is null");
         Objects.requireNonNull(options, "Cluster.over(transport, options): options is null");
-        return new Cluster(transport, null, new String[0], options);
+        return new Cluster(transport, null, new String[0], PeerEnvironment.bind(System.getenv()), options);
     }
 
     /** True when this JVM was started as a peer (by mpjrun, the local launcher or srun). */
     public static boolean startedAsPeer(String[] mainArgs) {
-        return MpjWorld.looksLikeMpjrun(mainArgs) || PeerEnvironment.fromEnvironment() != null;
+        return WorldSpec.startedAsPeer(mainArgs, System.getenv());
     }
 
     public int self() {
@@ -146,17 +122,12 @@ public final class Cluster implements AutoCloseable {
         return session.gatherRoot() == session.self();
     }
 
-    /** Engine internal: the session jobs run in. */
-    public ClusterSession session() {
-        return session;
-    }
-
     /** Leaves the cluster: goodbye heartbeats, transport closed, MPJ finalized where it was used. */
     @Override
     public void close() {
         session.close();
-        if (mpj != null) {
-            mpj.finalizeWorld();
+        if (joined != null) {
+            joined.leave();
         }
     }
 }

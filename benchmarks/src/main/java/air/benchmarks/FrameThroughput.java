@@ -2,12 +2,13 @@ package air.benchmarks;
 
 import air.channels.Channels;
 import air.channels.Frame;
-import air.channels.FrameCodec;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.launcher.LocalCluster;
+import air.channels.bootstrap.PeerBootstrap;
+import air.channels.bootstrap.PeerEnvironment;
+import air.channels.bootstrap.WorldSpec;
 import air.channels.mpj.MpjTransport;
-import air.channels.mpj.PeerEnvironment;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class FrameThroughput {
     }
 
     private static void peer(long mb) throws Exception {
-        MpjTransport t = MpjTransport.start(PeerEnvironment.fromEnvironment().world(), new FrameCodec());
+        MpjTransport t = PeerBootstrap.startMpj(WorldSpec.of(new String[0], System.getenv()));
         t.listen(Channels.data(0));
         t.listen(Channels.CONTROL);
         for (int size : SIZES) {

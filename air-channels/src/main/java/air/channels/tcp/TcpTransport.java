@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * {@link FrameCodec}'s form. A frame that fails validation is handed to the receiver of its channel
  * as a {@link FrameException} naming the sender, and the link stays in step; an outer length that
  * cannot be a frame means the stream is garbage, so that link is dropped with the same error.
- * Peers find each other through the rendezvous the MPJ launcher serves ({@code air.channels.mpj.Rendezvous}).
+ * Peers find each other through the rendezvous MPJ's daemon-less ranks use ({@code air.channels.bootstrap.Rendezvous}).
  */
 public final class TcpTransport implements Transport {
 
@@ -127,7 +127,7 @@ public final class TcpTransport implements Transport {
      * process): serves a rendezvous and starts every peer at once, rank {@code i} at index {@code i}.
      */
     public static java.util.List<TcpTransport> onLoopback(int peers, long timeoutMs) throws IOException {
-        air.channels.mpj.Rendezvous rv = air.channels.mpj.Rendezvous.onLoopback(peers);
+        air.channels.bootstrap.Rendezvous rv = air.channels.bootstrap.Rendezvous.onLoopback(peers);
         rv.serveInBackground(timeoutMs, e -> LOG.warn("rendezvous: {}", e.getMessage()));
         InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
         java.util.List<java.util.concurrent.CompletableFuture<TcpTransport>> starting = new java.util.ArrayList<>();

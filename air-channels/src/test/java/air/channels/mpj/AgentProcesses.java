@@ -1,5 +1,8 @@
 package air.channels.mpj;
 
+import air.channels.bootstrap.PeerEnvironment;
+import air.channels.bootstrap.QuietMpjHome;
+import air.channels.bootstrap.Rendezvous;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

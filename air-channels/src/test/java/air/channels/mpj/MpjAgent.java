@@ -1,7 +1,8 @@
 package air.channels.mpj;
 
 import air.channels.Frame;
-import air.channels.FrameCodec;
+import air.channels.bootstrap.PeerBootstrap;
+import air.channels.bootstrap.WorldSpec;
 import air.wire.FrameException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -26,7 +27,7 @@ public final class MpjAgent {
 
     public static void main(String[] args) throws Exception {
         int controlPort = Integer.parseInt(args[0]);
-        MpjTransport transport = MpjTransport.start(PeerEnvironment.fromEnvironment().world(), new FrameCodec());
+        MpjTransport transport = PeerBootstrap.startMpj(WorldSpec.of(args, System.getenv()));
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), controlPort)) {
             s.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(s.getInputStream());

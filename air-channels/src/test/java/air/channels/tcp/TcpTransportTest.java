@@ -8,7 +8,7 @@ import air.channels.FrameCodec;
 import air.wire.FrameException;
 import air.channels.Transport;
 import air.channels.TransportContract;
-import air.channels.mpj.Rendezvous;
+import air.channels.bootstrap.Rendezvous;
 import java.io.DataOutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -30,12 +30,12 @@ final class YsbPeers {
                 jvm.add(flag);
             }
         }
-        boolean tcp = args.faults().replicating() || air.channels.mpj.PeerEnvironment.wantsTcp(System.getenv());
+        boolean tcp = args.faults().replicating() || air.channels.bootstrap.PeerEnvironment.wantsTcp(System.getenv());
         System.err.printf("ysb-mem: starting %d peer JVMs on this machine (%s, loopback)%n", args.peers(),
                 tcp ? "AIR's TCP transport, which survives a peer's death" : "MPJ Express niodev");
         LocalCluster.Spec spec = LocalCluster.Spec.of(args.peers(), YsbMain.class.getName(), Arrays.asList(argv)).withJvmOptions(jvm);
         if (tcp) {
-            spec = spec.withEnvironment(java.util.Map.of(air.channels.mpj.PeerEnvironment.TRANSPORT, "tcp"));
+            spec = spec.withEnvironment(java.util.Map.of(air.channels.bootstrap.PeerEnvironment.TRANSPORT, "tcp"));
         }
         try {
             if (args.faults().replicating() && args.faults().kills() > 0) {

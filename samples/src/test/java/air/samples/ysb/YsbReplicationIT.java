@@ -3,7 +3,7 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import air.launcher.LocalCluster;
-import air.channels.mpj.PeerEnvironment;
+import air.channels.bootstrap.PeerEnvironment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -28,13 +28,16 @@ public final class ClusterSession implements AutoCloseable {
     private volatile String lost;
     private volatile String abortedBy;
     private final PeerLiveness liveness;
+    private final String livenessBind;
     /** Peers lost while a replicated job ran: the others go on without them. */
     private final java.util.concurrent.atomic.AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
     private volatile java.util.function.IntConsumer peerLossHandler;
 
-    public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs) {
+    /** {@code livenessBind}: the interface the liveness connections listen on ({@code AIR_BIND}); null: loopback. */
+    public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs, String livenessBind) {
         this.transport = transport;
+        this.livenessBind = livenessBind;
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
         this.gone = new java.util.concurrent.atomic.AtomicIntegerArray(transport.peers());
@@ -48,7 +51,7 @@ public final class ClusterSession implements AutoCloseable {
             return null;
         }
         try {
-            String bind = System.getenv("AIR_BIND");
+            String bind = livenessBind;
             PeerLiveness l = new PeerLiveness(self(), bind == null ? java.net.InetAddress.getLoopbackAddress()
                     : java.net.InetAddress.getByName(bind), monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);

@@ -53,7 +53,7 @@ public final class RunningJob implements Job {
             LOG.info("for full speed run the JVM with {} (see README, Tuning)", String.join(" ", air.runtime.JvmFlags.recommended()));
         }
         JobContext context = new JobContext(config.name());
-        ClusterSession cluster = config.cluster() == null ? null : config.cluster().session();
+        ClusterSession cluster = config.cluster() == null ? null : air.runtime.impl.cluster.ClusterAccess.session(config.cluster());
         int self = cluster == null ? 0 : cluster.self();
         int peers = cluster == null ? 1 : cluster.peers();
         air.runtime.impl.event.JobEvents events = new air.runtime.impl.event.JobEvents(config.listeners());

@@ -1,4 +1,4 @@
-package air.channels.mpj;
+package air.channels.bootstrap;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -1,0 +1,40 @@
+package air.channels.bootstrap;
+
+import air.channels.Transport;
+import air.channels.mpj.MpjTransport;
+
+/** A peer that has joined its world: the spec it joined by, its transport and the program's own arguments. */
+public final class JoinedPeer {
+
+    private final WorldSpec spec;
+    private final Transport transport;
+    private final MpjTransport mpj;
+    private final String[] userArgs;
+
+    JoinedPeer(WorldSpec spec, Transport transport, MpjTransport mpj, String[] userArgs) {
+        this.spec = spec;
+        this.transport = transport;
+        this.mpj = mpj;
+        this.userArgs = userArgs.clone();
+    }
+
+    public WorldSpec spec() {
+        return spec;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    /** The program's own arguments (under mpjrun, what follows MPJ's). */
+    public String[] userArgs() {
+        return userArgs.clone();
+    }
+
+    /** Once its user has closed the transport: finalizes MPJ where it was used (over TCP there is nothing left to do). */
+    public void leave() {
+        if (mpj != null) {
+            mpj.finalizeWorld();
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package air.channels.bootstrap;
+
+import air.channels.FrameCodec;
+import air.channels.Transport;
+import air.channels.mpj.MpjTransport;
+import air.channels.mpj.MpjWorld;
+import air.channels.tcp.TcpTransport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+
+/**
+ * Starts this peer's side of a world as a {@link WorldSpec} says: serves the rendezvous when it is
+ * this peer's to serve, then joins MPJ Express (daemon-less niodev, or the world {@code mpjrun}
+ * made) or AIR's TCP mesh, and hands back the {@link Transport}. The only side of the bootstrap
+ * with effects; deciding what to do is {@link WorldSpec#of}'s.
+ */
+public final class PeerBootstrap {
+
+    /** How long a rendezvous served by a peer waits for every rank. */
+    public static final long RENDEZVOUS_TIMEOUT_MS = 120_000;
+
+    private PeerBootstrap() {
+    }
+
+    /** {@link WorldSpec#of} then {@link #open}: joins as {@code mainArgs} and {@code env} say. */
+    public static JoinedPeer join(String[] mainArgs, Map<String, String> env, long startupTimeoutMs) {
+        return open(WorldSpec.of(mainArgs, env), startupTimeoutMs);
+    }
+
+    /** Joins the world {@code spec} describes; over TCP peers must meet within {@code startupTimeoutMs}. */
+    public static JoinedPeer open(WorldSpec spec, long startupTimeoutMs) {
+        return switch (spec.transport()) {
+            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), null, spec.userArgs().toArray(String[]::new));
+            case MPJ -> {
+                MpjWorld world = mpjWorld(spec);
+                MpjTransport t = start(spec, world);
+                yield new JoinedPeer(spec, t, t, spec.start() == WorldSpec.Start.MPJRUN ? world.userArgs()
+                        : spec.userArgs().toArray(String[]::new));
+            }
+        };
+    }
+
+    /**
+     * The MPJ transport for {@code spec}, whatever its {@link WorldSpec#transport()} says: for
+     * programs that need MPJ itself (the MPJ contract tests, the frame benchmark). At most once per JVM.
+     */
+    public static MpjTransport startMpj(WorldSpec spec) {
+        return start(spec, mpjWorld(spec));
+    }
+
+    private static MpjTransport start(WorldSpec spec, MpjWorld world) {
+        serveRendezvousIfAsked(spec);
+        return MpjTransport.start(world, new FrameCodec());
+    }
+
+    /** The {@code MPI.Init} call for {@code spec}; MPJ's start-up trace is muted when {@code MPJ_HOME} has no conf. */
+    static MpjWorld mpjWorld(WorldSpec spec) {
+        return MpjWorld.of(spec.mpjInitArgs(), spec.describe(), !QuietMpjHome.hasConf(spec.mpjHome()));
+    }
+
+    private static Transport startTcp(WorldSpec spec, long startupTimeoutMs) {
+        serveRendezvousIfAsked(spec);
+        WorldSpec.Endpoint rv = spec.rendezvous();
+        try {
+            return TcpTransport.start(spec.rank(), spec.peers(), new InetSocketAddress(rv.host(), rv.port()), bindAddress(spec.bind()),
+                    new FrameCodec(), startupTimeoutMs);
+        } catch (IOException e) {
+            throw new UncheckedIOException("peer " + spec.rank() + " could not join the TCP mesh through the rendezvous at "
+                    + rv.host() + ":" + rv.port() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Under srun rank 0 serves the rendezvous the others meet at, on {@code AIR_BIND} (loopback by default). */
+    private static void serveRendezvousIfAsked(WorldSpec spec) {
+        if (spec.servesRendezvous()) {
+            int port = spec.rendezvous().port();
+            try {
+                Rendezvous rv = Rendezvous.listen(bindAddress(spec.bind()), port, spec.peers());
+                rv.serveInBackground(RENDEZVOUS_TIMEOUT_MS, e -> System.err.println("air: " + e.getMessage()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("rank 0 could not serve the rendezvous on port " + port, e);
+            }
+        }
+    }
+
+    /** {@code bind} ({@code AIR_BIND}'s value) resolved; null: loopback. */
+    public static InetAddress bindAddress(String bind) throws IOException {
+        return bind == null ? InetAddress.getLoopbackAddress() : InetAddress.getByName(bind);
+    }
+}

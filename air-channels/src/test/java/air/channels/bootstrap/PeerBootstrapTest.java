@@ -1,0 +1,134 @@
+package air.channels.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.channels.Channels;
+import air.channels.Frame;
+import air.channels.tcp.TcpTransport;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+
+/** Opening what a {@link WorldSpec} says, over TCP (MPJ allows one world per JVM: its IT starts processes). */
+class PeerBootstrapTest {
+
+    private static final String[] ARGS = {"400M", "1"};
+
+    /** Every rank's {@link PeerBootstrap#join} at once (each blocks until all have met). */
+    private static List<JoinedPeer> joinAll(int peers, IntFunction<Map<String, String>> envOf) {
+        List<CompletableFuture<JoinedPeer>> joining = new ArrayList<>();
+        for (int r = 0; r < peers; r++) {
+            Map<String, String> env = envOf.apply(r);
+            joining.add(CompletableFuture.supplyAsync(() -> PeerBootstrap.join(ARGS, env, 20_000),
+                    task -> Thread.ofVirtual().start(task)));
+        }
+        return joining.stream().map(CompletableFuture::join).toList();
+    }
+
+    private static void exchange(List<JoinedPeer> world) throws InterruptedException {
+        int peers = world.size();
+        for (JoinedPeer p : world) {
+            assertThat(p.transport()).isInstanceOf(TcpTransport.class);
+            assertThat(p.transport().peers()).isEqualTo(peers);
+            assertThat(p.transport().survivesPeerLoss()).isTrue();
+            assertThat(p.userArgs()).containsExactly(ARGS);
+            int to = (p.transport().self() + 1) % peers;
+            p.transport().send(to, Channels.data(0), ByteBuffer.wrap(new byte[] {(byte) p.transport().self()}));
+        }
+        for (JoinedPeer p : world) {
+            Frame f = p.transport().receive(Channels.data(0), Duration.ofSeconds(10));
+            assertThat(f).isNotNull();
+            assertThat(f.peer()).isEqualTo((p.transport().self() + peers - 1) % peers);
+        }
+    }
+
+    private static void leave(List<JoinedPeer> world) {
+        for (JoinedPeer p : world) {
+            p.transport().close();
+            p.leave();
+        }
+    }
+
+    @Test
+    void launcher_peers_meet_over_tcp_at_the_launchers_rendezvous() throws Exception {
+        try (Rendezvous rv = Rendezvous.onLoopback(3)) {
+            rv.serveInBackground(20_000, e -> { });
+            List<JoinedPeer> world = joinAll(3, r -> {
+                Map<String, String> env = new HashMap<>(PeerEnvironment.variables(r, 3, "127.0.0.1", rv.port()));
+                env.put(PeerEnvironment.TRANSPORT, "tcp");
+                return env;
+            });
+            try {
+                assertThat(world).extracting(p -> p.transport().self()).containsExactly(0, 1, 2);
+                assertThat(world).extracting(p -> p.spec().start()).containsOnly(WorldSpec.Start.LAUNCHER);
+                exchange(world);
+            } finally {
+                leave(world);
+            }
+        }
+    }
+
+    @Test
+    void under_srun_rank_0_serves_the_rendezvous_itself() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        List<JoinedPeer> world = joinAll(2, r -> Map.of("SLURM_PROCID", Integer.toString(r), "SLURM_NTASKS", "2",
+                "AIR_RENDEZVOUS", "127.0.0.1:" + port, "AIR_TRANSPORT", "tcp"));
+        try {
+            assertThat(world.get(0).spec().servesRendezvous()).isTrue();
+            assertThat(world.get(1).spec().servesRendezvous()).isFalse();
+            exchange(world);
+        } finally {
+            leave(world);
+        }
+    }
+
+    @Test
+    void a_tcp_peer_that_meets_nobody_says_where_it_looked() {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, String> env = new HashMap<>(PeerEnvironment.variables(1, 2, "127.0.0.1", port));
+        env.put(PeerEnvironment.TRANSPORT, "tcp");
+        assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageStartingWith("peer 1 could not join the TCP mesh through the rendezvous at 127.0.0.1:" + port + ": ");
+    }
+
+    @Test
+    void an_unusable_bind_address_is_reported() {
+        Map<String, String> env = new HashMap<>(PeerEnvironment.variables(0, 1, "127.0.0.1", 1));
+        env.put(PeerEnvironment.TRANSPORT, "tcp");
+        env.put(PeerEnvironment.BIND, "no-such-host.invalid");
+        assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("could not join the TCP mesh").hasMessageContaining("no-such-host.invalid");
+    }
+
+    @Test
+    void a_quiet_mpj_home_holds_the_conf_mpj_reads() throws Exception {
+        java.nio.file.Path home = QuietMpjHome.create();
+        try {
+            assertThat(QuietMpjHome.hasConf(home.toString())).isTrue();
+            assertThat(QuietMpjHome.hasConf(null)).isFalse();
+            assertThat(QuietMpjHome.hasConf(home.resolve("nothing").toString())).isFalse();
+        } finally {
+            QuietMpjHome.delete(home);
+        }
+    }
+}
