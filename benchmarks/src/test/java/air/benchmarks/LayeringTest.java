@@ -54,9 +54,13 @@ class LayeringTest {
     }
 
     @Test
-    void the_runtime_never_knows_the_dsl_nor_the_replication_module_and_only_the_mpj_transport_touches_mpi() {
+    void the_runtime_never_knows_the_dsl_the_replication_module_or_a_transport_and_only_the_mpj_transport_touches_mpi() {
         noClasses().that().resideInAPackage("air.runtime..").should().dependOnClassesThat()
                 .resideInAnyPackage("air.dsl..", "air.replication..", "air.launcher..").check(CLASSES);
+        // the engine opens transports through the bootstrap and talks to them through the SPI only
+        noClasses().that().resideInAnyPackage("air.runtime..", "air.dsl..", "air.samples..", "air.workloads..", "air.launcher..")
+                .should().dependOnClassesThat().resideInAnyPackage("air.channels.mpj..", "air.channels.tcp..", "air.channels.impl..")
+                .check(CLASSES);
         // the frame benchmark's raw-MPJ baseline measures what the transport adds, so it may call MPJ itself
         noClasses().that().resideOutsideOfPackages("air.channels.mpj..", "air.benchmarks..").should().dependOnClassesThat()
                 .resideInAPackage("mpi..").allowEmptyShould(true).check(CLASSES);
