@@ -1,7 +1,7 @@
 package air.channels;
 
-import air.wire.WireOut;
 import air.wire.FrameException;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;

@@ -1,9 +1,10 @@
 package air.channels;
 
-import air.wire.WireOut;
 import air.wire.FrameException;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.function.BiConsumer;
 
 /**
  * How one peer talks to all others: frames on numbered channels, FIFO per (sender, channel).
@@ -40,7 +41,7 @@ public interface Transport extends AutoCloseable {
      * Registers who hears of a broken link (a send that failed, a receiver that died), called on a
      * transport thread with the peer's rank. Transports that cannot break ignore it.
      */
-    default void onLinkFailure(java.util.function.BiConsumer<Integer, Throwable> listener) {
+    default void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
     }
 
     /**

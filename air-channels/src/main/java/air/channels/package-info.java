@@ -6,3 +6,4 @@
  * validated on receipt, so a broken or hostile peer produces an error naming it, not a hang.
  */
 package air.channels;
+

@@ -1,10 +1,10 @@
 package air.channels;
 
-import air.wire.WireOut;
-import air.wire.FrameException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.wire.FrameException;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

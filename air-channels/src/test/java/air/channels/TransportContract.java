@@ -1,17 +1,18 @@
 package air.channels;
 
-import air.wire.WireIn;
-import air.wire.WireOut;
-import air.wire.FrameException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.wire.FrameException;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -141,7 +142,7 @@ public abstract class TransportContract {
             }
             int receiver = to;
             assertThat(got).containsExactlyInAnyOrderElementsOf(
-                    java.util.stream.IntStream.range(0, peers).filter(f -> f != receiver).mapToObj(f -> f + "->" + receiver).toList());
+                    IntStream.range(0, peers).filter(f -> f != receiver).mapToObj(f -> f + "->" + receiver).toList());
         }
     }
 

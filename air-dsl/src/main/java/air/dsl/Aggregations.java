@@ -4,6 +4,7 @@ import air.dsl.impl.aggregate.AverageOp;
 import air.dsl.impl.aggregate.CountOp;
 import air.dsl.impl.aggregate.LongFieldOp;
 import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -46,7 +47,7 @@ public final class Aggregations {
     /** A user-defined aggregation whose accumulators can travel between peers (cluster mode). */
     public static <T, A, R> AggregateOp<T, A, R> of(String name, Supplier<A> createFn, BiConsumer<? super A, ? super T> accumulateFn,
                                                     BiConsumer<? super A, ? super A> combineFn, Function<? super A, ? extends R> finishFn,
-                                                    air.runtime.api.Codec<A> codec) {
+                                                    Codec<A> codec) {
         return AggregateOp.of(name, createFn, accumulateFn, combineFn, finishFn, codec);
     }
 }

@@ -5,6 +5,7 @@ import air.runtime.sink.CallbackSink;
 import air.runtime.sink.CollectSink;
 import air.runtime.sink.LinesSink;
 import air.runtime.sink.LogSink;
+import air.runtime.sink.PartFilesSink;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -48,10 +49,10 @@ public final class Sinks {
      * under checkpoints and replication (each checkpoint commits what was written; a restore cuts
      * the part back to its checkpoint). Read the parts once the job has ended.
      */
-    public static <T> air.runtime.sink.PartFilesSink<T> files(Path dir, Function<? super T, String> formatFn) {
+    public static <T> PartFilesSink<T> files(Path dir, Function<? super T, String> formatFn) {
         Objects.requireNonNull(dir, "Sinks.files(dir, formatFn): dir is null");
         Objects.requireNonNull(formatFn, "Sinks.files(dir, formatFn): formatFn is null");
-        return new air.runtime.sink.PartFilesSink<>(dir, formatFn);
+        return new PartFilesSink<>(dir, formatFn);
     }
 
     /**

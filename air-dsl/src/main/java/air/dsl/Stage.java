@@ -5,6 +5,7 @@ import air.dsl.impl.StageNode;
 import air.runtime.api.SinkFactory;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -118,7 +119,7 @@ public final class Stage<T> {
             case FILTER -> "filter";
             case FLAT_MAP -> "flatMap";
             case TIMESTAMPS -> "withTimestamps";
-            default -> kind.name().toLowerCase(java.util.Locale.ROOT);
+            default -> kind.name().toLowerCase(Locale.ROOT);
         };
     }
 }

@@ -1,13 +1,13 @@
 package air.dsl;
 
 import air.dsl.impl.CallSite;
+import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
 import air.dsl.impl.aggregate.ReduceOp;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
-import air.dsl.impl.Planner;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.WindowOutput;
 import java.util.Comparator;

@@ -5,3 +5,4 @@
  * windows into a local partial and a shuffled final half.
  */
 package air.dsl;
+

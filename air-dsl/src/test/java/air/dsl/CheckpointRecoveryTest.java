@@ -7,13 +7,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.CheckpointStore;
+import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
+import air.runtime.sink.PartFilesSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,11 +81,12 @@ class CheckpointRecoveryTest {
      * disk. The sources hold a third of the way in until then (or until the store has tried the
      * write it is set to fail), so the failure always lands mid-run.
      */
-    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, air.runtime.api.SinkFactory<WindowResult<Long, Long>> sink,
+    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, SinkFactory<WindowResult<Long,
+            Long>> sink,
                             int failAfterWrites, SimpleMeterRegistry registry) {
         AtomicBoolean armed = new AtomicBoolean(failAfterWrites > 0);
         long failWrite = store.failWrite;
-        java.util.function.BooleanSupplier release = () -> store.writes.get() >= failAfterWrites
+        BooleanSupplier release = () -> store.writes.get() >= failAfterWrites
                 && (failWrite < 0 || store.attempts.get() >= failWrite);
         Pipeline p = Pipeline.create();
         p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, release))
@@ -133,18 +139,18 @@ class CheckpointRecoveryTest {
     /** After the jobs: no file under the checkpoint directory is still open, and no checkpoint writer thread is alive. */
     private static void assertReleased(Path dir) {
         Path fds = Path.of("/proc/self/fd");
-        if (java.nio.file.Files.isDirectory(fds)) {
-            try (var entries = java.nio.file.Files.list(fds)) {
+        if (Files.isDirectory(fds)) {
+            try (var entries = Files.list(fds)) {
                 List<String> open = entries.map(fd -> {
                     try {
-                        return java.nio.file.Files.readSymbolicLink(fd).toString();
+                        return Files.readSymbolicLink(fd).toString();
                     } catch (IOException | UnsupportedOperationException e) {
                         return "";
                     }
                 }).filter(target -> target.startsWith(dir.toAbsolutePath().toString())).toList();
                 assertThat(open).as("files of the checkpoint directory still open").isEmpty();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().endsWith("/checkpoint-writer") && t.isAlive());
@@ -170,18 +176,18 @@ class CheckpointRecoveryTest {
         WindowDefinition window = Windows.tumbling(100);
         WatchedStore store = new WatchedStore(dir.resolve("ck"));
         Path out = dir.resolve("out");
-        air.runtime.sink.PartFilesSink<WindowResult<Long, Long>> files =
+        PartFilesSink<WindowResult<Long, Long>> files =
                 Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
         assertThatThrownBy(() -> run(window, Routing.AIR, Progress.HEWMELD, store, files, 2, new SimpleMeterRegistry()))
                 .hasMessageContaining("injected failure");
-        long afterFailure = java.nio.file.Files.size(files.part(0)) + java.nio.file.Files.size(files.part(1));
+        long afterFailure = Files.size(files.part(0)) + Files.size(files.part(1));
         assertThat(afterFailure).as("the failed run committed lines before it failed").isPositive();
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, Routing.AIR, Progress.HEWMELD, store, files, 0, second);
         assertThat(count(second, "air.recoveries")).isEqualTo(1);
         Map<String, Long> got = new TreeMap<>();
         for (int instance = 0; instance < 2; instance++) {
-            for (String line : java.nio.file.Files.readAllLines(files.part(instance))) {
+            for (String line : Files.readAllLines(files.part(instance))) {
                 int eq = line.lastIndexOf('=');
                 assertThat(got.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)))).as("line twice: " + line).isNull();
             }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.InJvmTransports;
 import air.channels.Transport;
-import air.wire.WireIn;
-import air.wire.WireOut;
 import air.dsl.TestPipelines.Event;
 import air.runtime.Cluster;
 import air.runtime.api.AggregateOp;
@@ -17,6 +15,8 @@ import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -52,7 +52,8 @@ class ClusterModeTest {
 
     private static AggregateOp<Event, AnyOdd, Boolean> anyOdd(boolean withCodec) {
         return withCodec
-                ? Aggregations.of("anyOdd", AnyOdd::new, (a, e) -> a.seen |= e.value() % 2 == 1, (a, b) -> a.seen |= b.seen, a -> a.seen, ANY_ODD_CODEC)
+                ? Aggregations.of("anyOdd", AnyOdd::new, (a, e) -> a.seen |= e.value() % 2 == 1, (a, b) -> a.seen |= b.seen, a -> a.seen,
+                        ANY_ODD_CODEC)
                 : Aggregations.of("anyOdd", AnyOdd::new, (a, e) -> a.seen |= e.value() % 2 == 1, (a, b) -> a.seen |= b.seen, a -> a.seen);
     }
 

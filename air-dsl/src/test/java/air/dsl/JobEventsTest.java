@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,7 @@ class JobEventsTest {
      * A windowed count with checkpoints every 20 ms; the sources hold a third of the way in until
      * {@code release} says go, so the job always writes checkpoints before its input ends.
      */
-    private static void run(Path dir, JobConfig base, java.util.function.BooleanSupplier release, boolean failOnce,
+    private static void run(Path dir, JobConfig base, BooleanSupplier release, boolean failOnce,
                             CollectSink<WindowResult<Long, Long>> sink) {
         AtomicBoolean armed = new AtomicBoolean(failOnce);
         Pipeline p = Pipeline.create();

@@ -10,14 +10,15 @@ import air.runtime.Job;
 import air.runtime.api.Emitter;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.SourceReader;
+import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.sink.CollectSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,7 +82,7 @@ class ProgressReportTest {
     void the_report_names_the_instance_that_holds_the_window(Progress progress) {
         OneStuckSource source = new OneStuckSource(1);
         Pipeline p = Pipeline.create();
-        CollectSink<air.runtime.api.WindowResult<Long, Long>> sink = Sinks.collect();
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
         p.readFrom(source).withTimestamps(i -> i, 0).keyByLong(i -> 0L).window(Windows.tumbling(100))
                 .aggregate(Aggregations.count()).writeTo(sink);
         Job job = p.submit(config(2).progress(progress));
@@ -108,7 +109,7 @@ class ProgressReportTest {
             runs.add(CompletableFuture.supplyAsync(() -> {
                 try (Cluster c = Cluster.over(t, new Cluster.Options(50, 5_000, 20_000))) {
                     Pipeline p = Pipeline.create();
-                    CollectSink<air.runtime.api.WindowResult<Long, Long>> sink = Sinks.collect();
+                    CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
                     p.readFrom(source).withTimestamps(i -> i, 0).keyByLong(i -> 0L).window(Windows.tumbling(100))
                             .aggregate(Aggregations.count()).writeTo(sink);
                     Job job = p.submit(config(2).progress(progress).cluster(c));

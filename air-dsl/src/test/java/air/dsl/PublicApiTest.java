@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import air.dsl.apicheck.Leaky;
 import air.dsl.apicheck.impl.Hidden;
-
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.domain.JavaField;
@@ -61,8 +61,8 @@ class PublicApiTest {
                 "air.dsl.apicheck.Leaky: method fail(0 params) throws " + hidden);
     }
 
-    private static com.tngtech.archunit.base.DescribedPredicate<JavaClass> visible() {
-        return com.tngtech.archunit.base.DescribedPredicate.describe("are visible outside their package", PublicApiTest::isVisible);
+    private static DescribedPredicate<JavaClass> visible() {
+        return DescribedPredicate.describe("are visible outside their package", PublicApiTest::isVisible);
     }
 
     private static boolean isVisible(JavaClass c) {
@@ -102,7 +102,8 @@ class PublicApiTest {
                     if (!exposed(u) || u.getOwner().isEnum() && u.getName().equals("valueOf")) {
                         continue;
                     }
-                    String what = (u instanceof JavaMethod ? "method " : "constructor ") + u.getName() + "(" + u.getRawParameterTypes().size() + " params)";
+                    String what = (u instanceof JavaMethod ? "method " : "constructor ") + u.getName() + "("
+                            + u.getRawParameterTypes().size() + " params)";
                     leak(leaks, what + " returns", u.getReturnType());
                     for (JavaType p : u.getParameterTypes()) {
                         leak(leaks, what + " takes", p);

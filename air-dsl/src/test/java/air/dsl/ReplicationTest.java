@@ -4,10 +4,12 @@ import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.channels.Channels;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.channels.tcp.TcpTransport;
 import air.runtime.Cluster;
+import air.runtime.Job;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
@@ -16,14 +18,19 @@ import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,11 +65,11 @@ class ReplicationTest {
                     rows.add("[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
                 }
                 @Override public byte[] snapshot(long id) {
-                    return String.join("\n", rows).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    return String.join("\n", rows).getBytes(StandardCharsets.UTF_8);
                 }
                 @Override public void restore(byte[] state) {
                     rows.clear();
-                    String text = new String(state, java.nio.charset.StandardCharsets.UTF_8);
+                    String text = new String(state, StandardCharsets.UTF_8);
                     if (!text.isEmpty()) {
                         rows.addAll(List.of(text.split("\n")));
                     }
@@ -80,7 +87,7 @@ class ReplicationTest {
         return TcpTransport.onLoopback(peers, 20_000);
     }
 
-    private static Pipeline pipeline(WindowDefinition window, RowsSink sink, java.util.function.BooleanSupplier release) {
+    private static Pipeline pipeline(WindowDefinition window, RowsSink sink, BooleanSupplier release) {
         Pipeline p = Pipeline.create();
         p.readFrom(new TestPipelines.HeldSource(N, N / 12, release))
                 .withTimestamps(i -> i, 0)
@@ -113,22 +120,22 @@ class ReplicationTest {
         int peers = 3;
         List<TcpTransport> net = tcpNetwork(peers);
         // every source holds halfway until the victim has died: the loss lands mid-run
-        java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean go = new AtomicBoolean();
         List<RowsSink> sinks = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         List<CompletableFuture<Void>> runs = new ArrayList<>();
-        List<CompletableFuture<air.runtime.Job>> jobs = new ArrayList<>();
+        List<CompletableFuture<Job>> jobs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             RowsSink sink = new RowsSink();
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             sinks.add(sink);
             registries.add(registry);
             Transport t = net.get(r);
-            CompletableFuture<air.runtime.Job> job = new CompletableFuture<>();
+            CompletableFuture<Job> job = new CompletableFuture<>();
             jobs.add(job);
             runs.add(CompletableFuture.runAsync(() -> {
                 try (Cluster c = Cluster.over(t, FAST)) {
-                    air.runtime.Job j = pipeline(window, sink, go::get).submit(config(2).batchSize(16).routing(routing)
+                    Job j = pipeline(window, sink, go::get).submit(config(2).batchSize(16).routing(routing)
                             .progress(progress).replication(1, 100).meterRegistry(registry).cluster(c));
                     job.complete(j);
                     j.join();
@@ -190,7 +197,7 @@ class ReplicationTest {
         int peers = 3;
         List<TcpTransport> net = tcpNetwork(peers);
         long start = System.nanoTime() + 100_000_000L;
-        java.util.concurrent.CountDownLatch victimRunning = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch victimRunning = new CountDownLatch(1);
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             Transport t = net.get(r);
@@ -228,7 +235,7 @@ class ReplicationTest {
         int peers = 2;
         List<TcpTransport> net = tcpNetwork(peers);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        java.util.concurrent.atomic.AtomicBoolean go = new java.util.concurrent.atomic.AtomicBoolean(); // holds the jobs mid-run
+        AtomicBoolean go = new AtomicBoolean(); // holds the jobs mid-run
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             Transport t = net.get(r);
@@ -244,7 +251,7 @@ class ReplicationTest {
         while (count(registry, "air.checkpoints") < 1 && System.nanoTime() < deadline) {
             LockSupport.parkNanos(5_000_000L); // polls a meter: the jobs are running once a snapshot is replicated
         }
-        net.get(1).send(0, air.channels.Channels.REPLICA, java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3})); // a PUT cut short
+        net.get(1).send(0, Channels.REPLICA, ByteBuffer.wrap(new byte[] {1, 2, 3})); // a PUT cut short
         go.set(true);
         assertThatThrownBy(() -> runs.get(0).get(60, TimeUnit.SECONDS)).hasMessageContaining("malformed replica message")
                 .hasMessageContaining("from peer 1");

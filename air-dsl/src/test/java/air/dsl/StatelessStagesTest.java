@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,9 +62,9 @@ class StatelessStagesTest {
 
     @Test
     void print_and_log_sinks_accept_every_record() {
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream original = System.out;
-        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             Pipeline p = Pipeline.create();
             p.readFrom(Sources.generate(3, i -> i)).writeTo(Sinks.print("n=", String::valueOf));
@@ -69,7 +72,7 @@ class StatelessStagesTest {
         } finally {
             System.setOut(original);
         }
-        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder("n=0", "n=1", "n=2");
+        assertThat(captured.toString(StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder("n=0", "n=1", "n=2");
 
         Pipeline q = Pipeline.create();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -1,6 +1,13 @@
 package air.dsl;
 
 import air.runtime.JobConfig;
+import air.runtime.api.Emitter;
+import air.runtime.api.SourceFactory;
+import air.runtime.api.SourceReader;
+import air.runtime.api.WindowDefinition;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 /** Small helpers shared by the DSL tests. */
 final class TestPipelines {
@@ -23,8 +30,8 @@ final class TestPipelines {
      * What counting records {@code 0 .. n-1} (each its own timestamp) per window and key
      * {@code i % keys} must give: "[start,end) key" to count.
      */
-    static java.util.Map<String, Long> expectedCounts(long n, long keys, air.runtime.api.WindowDefinition window) {
-        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    static Map<String, Long> expectedCounts(long n, long keys, WindowDefinition window) {
+        Map<String, Long> counts = new TreeMap<>();
         for (long i = 0; i < n; i++) {
             for (long start = Math.floorDiv(i, window.slide()) * window.slide(); start > i - window.size(); start -= window.slide()) {
                 counts.merge("[" + start + "," + (start + window.size()) + ") " + (i % keys), 1L, Long::sum);
@@ -39,25 +46,25 @@ final class TestPipelines {
      * {@code release} is true. This, not timing, makes a run reach the checkpoints a test needs
      * before its input ends.
      */
-    static final class HeldSource implements air.runtime.api.SourceFactory<Long> {
+    static final class HeldSource implements SourceFactory<Long> {
         private final long n;
         private final long holdAt;
-        private final java.util.function.BooleanSupplier release;
+        private final BooleanSupplier release;
 
-        HeldSource(long n, long holdAt, java.util.function.BooleanSupplier release) {
+        HeldSource(long n, long holdAt, BooleanSupplier release) {
             this.n = n;
             this.holdAt = holdAt;
             this.release = release;
         }
 
         @Override
-        public air.runtime.api.SourceReader<Long> createReader(int instance, int parallelism) {
+        public SourceReader<Long> createReader(int instance, int parallelism) {
             long count = (n - instance + parallelism - 1) / parallelism;
-            return new air.runtime.api.SourceReader<>() {
+            return new SourceReader<>() {
                 private long position;
 
                 @Override
-                public int read(int max, air.runtime.api.Emitter<? super Long> out) {
+                public int read(int max, Emitter<? super Long> out) {
                     if (position >= count) {
                         return EXHAUSTED;
                     }

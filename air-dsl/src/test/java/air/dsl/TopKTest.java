@@ -11,7 +11,6 @@ import air.runtime.Cluster;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.WindowDefinition;
-import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
@@ -80,7 +79,7 @@ class TopKTest {
 
     @Test
     void under_key_routing_the_top_k_shuffle_routes_by_window_and_the_result_is_the_same() {
-        List<List<String>> results = new java.util.ArrayList<>();
+        List<List<String>> results = new ArrayList<>();
         for (Routing routing : Routing.values()) {
             Pipeline p = Pipeline.create();
             CollectSink<WindowTopK<Long, Long>> sink = Sinks.collect();

@@ -11,9 +11,11 @@ import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -126,7 +128,7 @@ class WindowAggregationTest {
         assertThat(format(sink.items())).containsExactly("[0,500) 0=500", "[500,1000) 0=500");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void hew_meld_drops_and_counts_records_of_released_epochs() {
         List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0), new Event("a", 15, 0));
         Pipeline p = Pipeline.create();
@@ -140,7 +142,7 @@ class WindowAggregationTest {
         assertThat(registry.get("air.late.records").functionCounter().count()).isEqualTo(2);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void late_records_are_dropped_and_counted_and_disorder_within_the_bound_is_kept() {
         List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0));
         assertThat(runDisordered(disordered, 0, 1)).containsExactly("[0,10) a=1", "[20,30) a=1", "late=1");
@@ -162,7 +164,7 @@ class WindowAggregationTest {
         assertThat(late.items()).containsExactly(new Event("a", 5, 7));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void periodic_watermarks_publish_at_most_once_per_interval() {
         List<Event> disordered = List.of(new Event("a", 1, 0), new Event("a", 20, 0), new Event("a", 5, 0));
         Pipeline p = Pipeline.create();
@@ -187,7 +189,7 @@ class WindowAggregationTest {
                 .writeTo(sink);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         p.execute(config(workers).batchSize(1).meterRegistry(registry));
-        List<String> out = new java.util.ArrayList<>(format(sink.items()));
+        List<String> out = new ArrayList<>(format(sink.items()));
         out.add("late=" + (long) registry.get("air.late.records").functionCounter().count());
         return out;
     }

@@ -40,3 +40,4 @@
  * domain, as a watermark would. Ledgers keep the ids of completed epochs (one long each).
  */
 package air.hewmeld;
+

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -161,7 +163,7 @@ class HewMeldPropertyTest {
             assertThat(ledgers[Integer.parseInt(parts[1])].isComplete(Long.parseLong(parts[0])))
                     .as("liveness: epoch %s completes once all sources finished, %s", ed, where).isTrue();
         }
-        Map<String, Integer> missing = new java.util.TreeMap<>(expected);
+        Map<String, Integer> missing = new TreeMap<>(expected);
         emitted.forEach((k, v) -> missing.merge(k, -v, Integer::sum));
         missing.values().removeIf(v -> v == 0);
         assertThat(missing).as("results equal the batch computation (expected minus emitted), %s", where).isEmpty();
@@ -183,7 +185,7 @@ class HewMeldPropertyTest {
                 continue;
             }
             long epoch = ((SourceProgress.Release.Point) rel).epoch();
-            int[] targets = air ? new int[] {owner(epoch, domains)} : java.util.stream.IntStream.range(0, domains).toArray();
+            int[] targets = air ? new int[] {owner(epoch, domains)} : IntStream.range(0, domains).toArray();
             for (int d : targets) {
                 Set<Integer> used = usedRouters.get(s).remove(epoch + "/" + d);
                 if (used == null) {

@@ -11,9 +11,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -31,7 +38,7 @@ public final class LocalCluster implements PeerGroup {
 
     /** What to start. */
     public record Spec(int peers, String mainClass, List<String> args, List<String> jvmOptions, String classpath,
-                       long failureGraceMs, Consumer<String> output, java.util.Map<String, String> environment,
+                       long failureGraceMs, Consumer<String> output, Map<String, String> environment,
                        Consumer<PeerEvent> events) {
 
         public Spec {
@@ -43,14 +50,14 @@ public final class LocalCluster implements PeerGroup {
             jvmOptions = List.copyOf(jvmOptions);
             Objects.requireNonNull(classpath, "classpath");
             Objects.requireNonNull(output, "output");
-            environment = java.util.Map.copyOf(environment);
+            environment = Map.copyOf(environment);
             Objects.requireNonNull(events, "events");
         }
 
         /** The current JVM's class path and this JVM's stdout; events are dropped. */
         public static Spec of(int peers, String mainClass, List<String> args) {
             return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println,
-                    java.util.Map.of(), e -> { });
+                    Map.of(), e -> { });
         }
 
         public Spec withJvmOptions(List<String> options) {
@@ -66,8 +73,8 @@ public final class LocalCluster implements PeerGroup {
         }
 
         /** Extra environment variables for every peer. */
-        public Spec withEnvironment(java.util.Map<String, String> variables) {
-            java.util.Map<String, String> all = new java.util.HashMap<>(environment);
+        public Spec withEnvironment(Map<String, String> variables) {
+            Map<String, String> all = new HashMap<>(environment);
             all.putAll(variables);
             return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all, events);
         }
@@ -87,7 +94,7 @@ public final class LocalCluster implements PeerGroup {
     private final Rendezvous rendezvous;
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
-    private final java.util.concurrent.LinkedBlockingQueue<Integer> exits = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
     private final Path mpjHome;
     private final EventServer events;
 
@@ -175,14 +182,14 @@ public final class LocalCluster implements PeerGroup {
     /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
     @Override
     public boolean anyExitWithin(long timeoutMs) throws InterruptedException {
-        java.util.concurrent.CompletableFuture<?>[] exited = processes.stream().map(Process::onExit)
-                .toArray(java.util.concurrent.CompletableFuture[]::new);
+        CompletableFuture<?>[] exited = processes.stream().map(Process::onExit)
+                .toArray(CompletableFuture[]::new);
         try {
-            java.util.concurrent.CompletableFuture.anyOf(exited).get(timeoutMs, TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(exited).get(timeoutMs, TimeUnit.MILLISECONDS);
             return true;
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             return false;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return true;
         }
     }
@@ -204,7 +211,7 @@ public final class LocalCluster implements PeerGroup {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long graceEnd = Long.MAX_VALUE;
         int[] codes = new int[processes.size()];
-        java.util.Arrays.fill(codes, Integer.MIN_VALUE);
+        Arrays.fill(codes, Integer.MIN_VALUE);
         int left = processes.size();
         while (left > 0) {
             long until = Math.min(deadline, graceEnd);

@@ -13,3 +13,4 @@
  * never read.
  */
 package air.launcher;
+

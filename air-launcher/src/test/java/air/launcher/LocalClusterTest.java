@@ -6,6 +6,7 @@ import air.runtime.JobEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class LocalClusterTest {
         List<String> out = Collections.synchronizedList(new ArrayList<>());
         List<PeerEvent> events = Collections.synchronizedList(new ArrayList<>());
         int[] codes;
-        try (LocalCluster c = LocalCluster.start(spec(2, out, "1", "200").withEnvironment(java.util.Map.of(RestartSupervisor.ATTEMPT, "1"))
+        try (LocalCluster c = LocalCluster.start(spec(2, out, "1", "200").withEnvironment(Map.of(RestartSupervisor.ATTEMPT, "1"))
                 .withEvents(events::add))) {
             codes = c.await(60_000);
         }

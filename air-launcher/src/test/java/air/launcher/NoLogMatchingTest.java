@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +31,7 @@ class NoLogMatchingTest {
     @Test
     void the_supervisors_never_read_the_peers_output() {
         noClasses().that().haveSimpleNameEndingWith("Supervisor")
-                .should().callMethod(LocalCluster.Spec.class, "withOutput", java.util.function.Consumer.class)
+                .should().callMethod(LocalCluster.Spec.class, "withOutput", Consumer.class)
                 .orShould().callMethod(LocalCluster.class, "process", int.class)
                 .check(LAUNCHER);
     }

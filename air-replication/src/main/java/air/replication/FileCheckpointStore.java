@@ -2,10 +2,12 @@ package air.replication;
 
 import air.runtime.api.CheckpointStore;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +89,7 @@ public final class FileCheckpointStore implements CheckpointStore {
         if (!Files.isDirectory(root)) {
             return List.of();
         }
-        try (java.util.stream.Stream<Path> dirs = Files.list(root)) {
+        try (Stream<Path> dirs = Files.list(root)) {
             return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
         }
     }
@@ -189,7 +193,7 @@ public final class FileCheckpointStore implements CheckpointStore {
         }
         try {
             Files.deleteIfExists(dir);
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
+        } catch (DirectoryNotEmptyException e) {
             // another peer is removing it too
         }
     }
@@ -207,7 +211,7 @@ public final class FileCheckpointStore implements CheckpointStore {
             if (!left.iterator().hasNext()) {
                 Files.deleteIfExists(dir);
             }
-        } catch (NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
+        } catch (NoSuchFileException | DirectoryNotEmptyException e) {
             // another peer removed it or just wrote into it
         }
     }
@@ -271,7 +275,7 @@ public final class FileCheckpointStore implements CheckpointStore {
         try {
             byte[] magic = new byte[MAGIC.length];
             b.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC)) {
+            if (!Arrays.equals(magic, MAGIC)) {
                 throw new DamagedFile("not an AIR checkpoint file");
             }
             String fileJob = new String(bytes(b, 4096), StandardCharsets.UTF_8);
@@ -295,7 +299,7 @@ public final class FileCheckpointStore implements CheckpointStore {
                 throw new DamagedFile(b.remaining() + " stray bytes after the last part");
             }
             return parts;
-        } catch (java.nio.BufferUnderflowException e) {
+        } catch (BufferUnderflowException e) {
             throw new DamagedFile("ends in the middle of a part");
         }
     }

@@ -15,3 +15,4 @@
  * atomic rename, which also makes a half-written file impossible to mistake for a whole one.
  */
 package air.replication;
+

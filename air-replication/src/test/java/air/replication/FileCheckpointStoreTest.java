@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -61,7 +63,7 @@ class FileCheckpointStoreTest {
         bytes[bytes.length / 2] ^= 0x40;
         Files.write(newest, bytes);
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
-        Files.write(newest, java.util.Arrays.copyOf(bytes, 11)); // cut short, as by a crash mid-write without the rename
+        Files.write(newest, Arrays.copyOf(bytes, 11)); // cut short, as by a crash mid-write without the rename
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
     }
 
@@ -72,7 +74,7 @@ class FileCheckpointStoreTest {
         writeAll(store, 2, 2);
         Path ck2 = dir.resolve("job").resolve(FileCheckpointStore.dirName(2));
         Files.copy(ck2.resolve(FileCheckpointStore.fileName(0, 2)), ck2.resolve(FileCheckpointStore.fileName(1, 2)),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                StandardCopyOption.REPLACE_EXISTING);
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
     }
 

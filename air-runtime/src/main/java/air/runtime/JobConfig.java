@@ -1,9 +1,12 @@
 package air.runtime;
 
+import air.runtime.api.CheckpointStore;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,12 +26,12 @@ public final class JobConfig {
     private long watermarkIntervalMs;
     private long stallReportMs;
     private long idleTimeoutMs;
-    private air.runtime.api.CheckpointStore checkpointStore;
+    private CheckpointStore checkpointStore;
     private long checkpointIntervalMs;
     private int replicas;
     private long replicationIntervalMs;
     private Cluster cluster;
-    private java.util.List<JobListener> listeners = java.util.List.of();
+    private List<JobListener> listeners = List.of();
 
     private JobConfig() {
     }
@@ -209,7 +212,7 @@ public final class JobConfig {
      * {@link air.runtime.api.CheckpointedSinkWriter} and every aggregation needs an accumulator
      * codec. Null turns checkpoints off (the default).
      */
-    public JobConfig checkpoints(air.runtime.api.CheckpointStore store, long intervalMs) {
+    public JobConfig checkpoints(CheckpointStore store, long intervalMs) {
         if (store != null && intervalMs < 1) {
             throw new IllegalArgumentException("JobConfig.checkpoints(store, intervalMs): intervalMs must be >= 1, was " + intervalMs);
         }
@@ -251,7 +254,7 @@ public final class JobConfig {
         return replicationIntervalMs;
     }
 
-    public air.runtime.api.CheckpointStore checkpointStore() {
+    public CheckpointStore checkpointStore() {
         return checkpointStore;
     }
 
@@ -310,14 +313,14 @@ public final class JobConfig {
     public JobConfig listener(JobListener listener) {
         Objects.requireNonNull(listener, "JobConfig.listener(listener): listener is null");
         JobConfig c = copy();
-        java.util.List<JobListener> all = new java.util.ArrayList<>(listeners);
+        List<JobListener> all = new ArrayList<>(listeners);
         all.add(listener);
-        c.listeners = java.util.List.copyOf(all);
+        c.listeners = List.copyOf(all);
         return c;
     }
 
     /** The listeners added with {@link #listener}, in order. */
-    public java.util.List<JobListener> listeners() {
+    public List<JobListener> listeners() {
         return listeners;
     }
 
@@ -329,7 +332,8 @@ public final class JobConfig {
     @Override
     public String toString() {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
-                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
+                + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing
+                + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
                 + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";

@@ -4,3 +4,4 @@
  * DSL's syntax, only the plan.
  */
 package air.runtime;
+

@@ -1,6 +1,7 @@
 package air.wire;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,7 +14,7 @@ public final class WireIn {
     private final int peer;
 
     public WireIn(ByteBuffer payload, int peer) {
-        this.in = payload.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        this.in = payload.duplicate().order(ByteOrder.BIG_ENDIAN);
         this.peer = peer;
     }
 

@@ -6,3 +6,4 @@
  * peer it came from, never an exception deep inside a decoder or a huge allocation.
  */
 package air.wire;
+

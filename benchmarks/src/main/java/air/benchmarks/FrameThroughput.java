@@ -4,13 +4,15 @@ import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
-import air.launcher.LocalCluster;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.WorldSpec;
 import air.channels.mpj.MpjTransport;
+import air.launcher.LocalCluster;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -63,7 +65,7 @@ public final class FrameThroughput {
 
     /** This JVM's flags for the peers too (so that -X and -XX options apply to both sides), with a 1 GiB heap by default. */
     private static List<String> peerJvmOptions() {
-        List<String> flags = new ArrayList<>(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        List<String> flags = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
         if (flags.stream().noneMatch(f -> f.startsWith("-Xmx"))) {
             flags.add("-Xmx1g");
         }
@@ -115,7 +117,7 @@ public final class FrameThroughput {
         byte[] buffer = new byte[size];
         mpi.MPI.COMM_WORLD.Barrier();
         if (self == 0) {
-            java.util.ArrayDeque<mpi.Request> inFlight = new java.util.ArrayDeque<>();
+            ArrayDeque<mpi.Request> inFlight = new ArrayDeque<>();
             for (long i = 0; i < n; i++) {
                 inFlight.add(mpi.MPI.COMM_WORLD.Isend(buffer, 0, size, mpi.MPI.BYTE, 1, tag));
                 if (inFlight.size() > 8) {

@@ -4,6 +4,7 @@ import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.exec.JobContext;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -112,7 +113,7 @@ public class HandOffBenchmark {
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
         context.cancel();
-        java.util.concurrent.locks.LockSupport.unpark(consumer); // not a job tasklet: cancel() does not know it
+        LockSupport.unpark(consumer); // not a job tasklet: cancel() does not know it
         consumer.join();
     }
 }

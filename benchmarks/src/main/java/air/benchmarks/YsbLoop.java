@@ -1,9 +1,9 @@
 package air.benchmarks;
 
-import air.workloads.ysb.YsbEvent;
-import air.workloads.ysb.YsbGenerator;
 import air.samples.ysb.YsbArgs;
 import air.samples.ysb.YsbReference;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

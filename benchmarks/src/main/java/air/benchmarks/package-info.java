@@ -5,3 +5,4 @@
  * JMH hand-off benchmark. Benchmarks may use internals; nothing depends on them.
  */
 package air.benchmarks;
+

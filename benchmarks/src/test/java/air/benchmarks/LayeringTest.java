@@ -1,9 +1,10 @@
 package air.benchmarks;
 
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import air.runtime.JvmFlags;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -80,7 +81,7 @@ class LayeringTest {
     @Test
     void every_per_record_operator_class_is_in_the_package_the_jit_flags_force_inline() {
         classes().that().implement("air.runtime.impl.ops.Inlet").or().implement("air.runtime.impl.ops.KeyedFrame")
-                .should().resideInAPackage(air.runtime.JvmFlags.OPERATOR_PACKAGE)
+                .should().resideInAPackage(JvmFlags.OPERATOR_PACKAGE)
                 .check(CLASSES);
     }
 

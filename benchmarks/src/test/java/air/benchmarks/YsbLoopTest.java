@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,11 +55,11 @@ class YsbLoopTest {
                                              {"200K", "--rate", "10000", "--query", "users"}}) {
             Path loop = dir.resolve("loop.csv");
             Path engine = dir.resolve("engine.csv");
-            String[] withOut = java.util.stream.Stream.concat(java.util.Arrays.stream(argv), java.util.stream.Stream.of("--out", loop.toString()))
+            String[] withOut = Stream.concat(Arrays.stream(argv), Stream.of("--out", loop.toString()))
                     .toArray(String[]::new);
             assertThat(loop(withOut).exit()).isZero();
-            String[] engineArgs = java.util.stream.Stream.concat(java.util.stream.Stream.of(argv[0], "2"),
-                    java.util.Arrays.stream(argv).skip(1)).toArray(String[]::new);
+            String[] engineArgs = Stream.concat(Stream.of(argv[0], "2"),
+                    Arrays.stream(argv).skip(1)).toArray(String[]::new);
             String sha = YsbRun.run(YsbArgs.parse(engineArgs), null).rows().writeCanonical(engine);
             assertThat(Files.mismatch(loop, engine)).as(String.join(" ", argv)).isEqualTo(-1L);
             assertThat(Files.size(loop)).isPositive();

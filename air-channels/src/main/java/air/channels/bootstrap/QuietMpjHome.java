@@ -1,5 +1,6 @@
 package air.channels.bootstrap;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ public final class QuietMpjHome {
 
     /** Whether {@code mpjHome} (the value of {@code MPJ_HOME}; null: unset) holds the conf MPJ reads. */
     public static boolean hasConf(String mpjHome) {
-        return mpjHome != null && new java.io.File(mpjHome, CONF).isFile();
+        return mpjHome != null && new File(mpjHome, CONF).isFile();
     }
 
     public static void delete(Path home) throws IOException {

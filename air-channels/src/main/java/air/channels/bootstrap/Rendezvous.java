@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The rendezvous niodev needs when started without daemons: every rank connects, says
@@ -84,7 +85,8 @@ public final class Rendezvous implements AutoCloseable {
                     throw new IOException("rendezvous: " + from + " greeted with '" + hello + "', not an MPJ niodev rank");
                 }
                 if (rank < 0 || rank >= peers || table[rank] != null) {
-                    throw new IOException("rendezvous: " + from + " claims rank " + rank + (rank >= 0 && rank < peers ? ", already taken" : ", outside [0, " + peers + ")"));
+                    throw new IOException("rendezvous: " + from + " claims rank " + rank + (rank >= 0 && rank < peers ? ", already taken"
+                            : ", outside [0, " + peers + ")"));
                 }
                 table[rank] = s.getInetAddress().getHostAddress() + "@" + readPort + "@" + writePort + "@" + rank;
             }
@@ -106,7 +108,7 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     /** Serves on a daemon thread; failures go to {@code onFailure}. */
-    public Thread serveInBackground(long timeoutMs, java.util.function.Consumer<IOException> onFailure) {
+    public Thread serveInBackground(long timeoutMs, Consumer<IOException> onFailure) {
         return Thread.ofPlatform().daemon().name("air-rendezvous").start(() -> {
             try {
                 serve(timeoutMs);

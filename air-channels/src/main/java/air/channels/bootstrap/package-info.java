@@ -12,3 +12,4 @@
  * start-up pieces that launchers share.
  */
 package air.channels.bootstrap;
+

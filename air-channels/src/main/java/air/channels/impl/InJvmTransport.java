@@ -3,6 +3,7 @@ package air.channels.impl;
 import air.channels.Frame;
 import air.channels.FrameCodec;
 import air.channels.Transport;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +68,7 @@ public final class InJvmTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.wire.WireOut payload) {
+    public void send(int peer, int channel, WireOut payload) {
         checkOpen();
         if (peer < 0 || peer >= network.length) {
             throw new IllegalArgumentException("peer must be in [0, " + network.length + "), was " + peer);

@@ -1,12 +1,20 @@
 package air.channels.mpj;
 
+import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.FrameCodec;
-import air.wire.FrameException;
 import air.channels.Transport;
+import air.channels.impl.LinkFailures;
 import air.channels.impl.ParkingQueue;
+import air.wire.FrameException;
+import air.wire.WireOut;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +59,7 @@ public final class MpjTransport implements Transport {
     private final FrameCodec codec;
     private final ParkingQueue<Outgoing>[][] outbound; // [peer][lane]
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
-    private final air.channels.impl.LinkFailures links;
+    private final LinkFailures links;
     private final CopyOnWriteArrayList<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -61,7 +69,7 @@ public final class MpjTransport implements Transport {
         this.self = world.Rank();
         this.peers = world.Size();
         this.codec = codec;
-        this.links = new air.channels.impl.LinkFailures(peers);
+        this.links = new LinkFailures(peers);
         this.outbound = new ParkingQueue[peers][2];
         for (int p = 0; p < peers; p++) {
             if (p == self) {
@@ -104,7 +112,7 @@ public final class MpjTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.wire.WireOut payload) {
+    public void send(int peer, int channel, WireOut payload) {
         checkPeer(peer);
         ByteBuffer frame = codec.seal(channel, payload);
         enqueue(peer, channel, frame.array(), frame.limit());
@@ -122,7 +130,7 @@ public final class MpjTransport implements Transport {
     private void enqueue(int peer, int channel, byte[] bytes, int length) {
         checkOpen();
         links.requireIntact(peer);
-        int lane = channel < air.channels.Channels.DATA_BASE ? 0 : 1;
+        int lane = channel < Channels.DATA_BASE ? 0 : 1;
         outbound[peer][lane].offer(new Outgoing(channel, bytes, length < 0 ? bytes.length : length), () -> closed || links.isBroken(peer),
                 "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
     }
@@ -178,7 +186,7 @@ public final class MpjTransport implements Transport {
      * socket never waits for the next message to be packed.
      */
     private void sendLoop(int peer, ParkingQueue<Outgoing> queue) {
-        java.util.ArrayDeque<mpi.Request> inFlight = new java.util.ArrayDeque<>();
+        ArrayDeque<mpi.Request> inFlight = new ArrayDeque<>();
         try {
             while (!closed || queue.size() > 0 || !inFlight.isEmpty()) {
                 Outgoing o = inFlight.isEmpty() ? queue.poll(POLL_NANOS, () -> closed && queue.size() == 0) : queue.poll(0, () -> false);
@@ -216,7 +224,7 @@ public final class MpjTransport implements Transport {
         if (next == null || next.channel != first.channel || first.length + next.length > EAGER_BYTES) {
             return first;
         }
-        java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream(Math.min(EAGER_BYTES, first.length * 8));
+        ByteArrayOutputStream packed = new ByteArrayOutputStream(Math.min(EAGER_BYTES, first.length * 8));
         packed.write(first.wire, 0, first.length);
         while ((next = queue.peek()) != null && next.channel == first.channel && packed.size() + next.length <= EAGER_BYTES) {
             queue.poll(0, () -> false);
@@ -248,8 +256,8 @@ public final class MpjTransport implements Transport {
     }
 
     /** The frames of one message: one or more whole frames, or the header of a large one (whose payload follows). */
-    private java.util.List<Arrival> arrivals(int peer, int channel, byte[] buffer, int count) throws Exception {
-        java.util.List<Arrival> out = new java.util.ArrayList<>(1);
+    private List<Arrival> arrivals(int peer, int channel, byte[] buffer, int count) throws Exception {
+        List<Arrival> out = new ArrayList<>(1);
         int at = 0;
         try {
             while (at < count) {
@@ -260,13 +268,14 @@ public final class MpjTransport implements Transport {
                 int end = at + FrameCodec.HEADER_BYTES + h.length();
                 if (end <= count) {
                     // the receive buffer is reused for the next message: each frame gets its own copy
-                    out.add(new Arrival(codec.decode(peer, ByteBuffer.wrap(java.util.Arrays.copyOfRange(buffer, at, end))), null));
+                    out.add(new Arrival(codec.decode(peer, ByteBuffer.wrap(Arrays.copyOfRange(buffer, at, end))), null));
                     at = end;
                 } else if (at == 0) {
                     out.add(arrival(peer, channel, buffer, count, h));
                     return out;
                 } else {
-                    throw new FrameException(peer, "header announces " + h.length() + " payload bytes but the message holds " + (count - at - FrameCodec.HEADER_BYTES));
+                    throw new FrameException(peer, "header announces " + h.length() + " payload bytes but the message holds "
+                            + (count - at - FrameCodec.HEADER_BYTES));
                 }
             }
         } catch (FrameException e) {
@@ -313,7 +322,7 @@ public final class MpjTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        air.channels.impl.LinkFailures.checkPeer(peer, peers, self);
+        LinkFailures.checkPeer(peer, peers, self);
     }
 
     private void checkOpen() {

@@ -3,16 +3,20 @@ package air.channels.tcp;
 import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.FrameCodec;
-import air.wire.FrameException;
 import air.channels.Transport;
-import air.wire.WireOut;
+import air.channels.bootstrap.Rendezvous;
+import air.channels.impl.LinkFailures;
 import air.channels.impl.ParkingQueue;
+import air.wire.FrameException;
+import air.wire.WireOut;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -20,9 +24,14 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +68,7 @@ public final class TcpTransport implements Transport {
     private final Socket[][] sockets; // [peer][lane]
     private final ParkingQueue<Outgoing>[][] outbound;
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
-    private final air.channels.impl.LinkFailures links;
+    private final LinkFailures links;
     private final CopyOnWriteArrayList<Thread> senders = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
@@ -69,7 +78,7 @@ public final class TcpTransport implements Transport {
         this.peers = peers;
         this.codec = codec;
         this.sockets = sockets;
-        this.links = new air.channels.impl.LinkFailures(peers);
+        this.links = new LinkFailures(peers);
         this.outbound = new ParkingQueue[peers][LANES];
         for (int p = 0; p < peers; p++) {
             if (p == self) {
@@ -126,27 +135,27 @@ public final class TcpTransport implements Transport {
      * A whole world of {@code peers} in this JVM over loopback (tests; several peers in one
      * process): serves a rendezvous and starts every peer at once, rank {@code i} at index {@code i}.
      */
-    public static java.util.List<TcpTransport> onLoopback(int peers, long timeoutMs) throws IOException {
-        air.channels.bootstrap.Rendezvous rv = air.channels.bootstrap.Rendezvous.onLoopback(peers);
+    public static List<TcpTransport> onLoopback(int peers, long timeoutMs) throws IOException {
+        Rendezvous rv = Rendezvous.onLoopback(peers);
         rv.serveInBackground(timeoutMs, e -> LOG.warn("rendezvous: {}", e.getMessage()));
         InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
-        java.util.List<java.util.concurrent.CompletableFuture<TcpTransport>> starting = new java.util.ArrayList<>();
+        List<CompletableFuture<TcpTransport>> starting = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
             int rank = r;
-            starting.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     return start(rank, peers, at, InetAddress.getLoopbackAddress(), new FrameCodec(), timeoutMs);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }, task -> Thread.ofVirtual().name("air-tcp-start-" + rank).start(task))); // each blocks until all have met
         }
-        java.util.List<TcpTransport> net = new java.util.ArrayList<>();
+        List<TcpTransport> net = new ArrayList<>();
         try {
-            for (java.util.concurrent.CompletableFuture<TcpTransport> f : starting) {
+            for (CompletableFuture<TcpTransport> f : starting) {
                 net.add(f.join());
             }
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             net.forEach(TcpTransport::close);
             throw new IOException("a loopback world of " + peers + " peers did not connect: " + e.getCause().getMessage(), e.getCause());
         }
@@ -169,11 +178,11 @@ public final class TcpTransport implements Transport {
                 out.flush();
                 String table = new DataInputStream(s.getInputStream()).readUTF();
                 return parseTable(table, peers, server.getInetAddress().getHostAddress());
-            } catch (java.net.ConnectException e) {
+            } catch (ConnectException e) {
                 if (System.currentTimeMillis() > deadline) {
                     throw new IOException("peer " + self + ": no rendezvous at " + rendezvous + " within " + timeoutMs + " ms", e);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // a retry timer: the rendezvous may start later
+                LockSupport.parkNanos(50_000_000L); // a retry timer: the rendezvous may start later
             }
         }
     }
@@ -297,7 +306,7 @@ public final class TcpTransport implements Transport {
                 sockets[peer][lane].getOutputStream().flush();
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -457,7 +466,7 @@ public final class TcpTransport implements Transport {
     }
 
     private void checkPeer(int peer) {
-        air.channels.impl.LinkFailures.checkPeer(peer, peers, self);
+        LinkFailures.checkPeer(peer, peers, self);
     }
 
     private void checkOpen() {

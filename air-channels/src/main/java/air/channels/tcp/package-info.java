@@ -5,3 +5,4 @@
  * transports; peers meet through the same rendezvous the MPJ launcher serves.
  */
 package air.channels.tcp;
+

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.tcp.TcpTransport;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -100,7 +102,7 @@ class PeerBootstrapTest {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         Map<String, String> env = new HashMap<>(PeerEnvironment.variables(1, 2, "127.0.0.1", port));
@@ -122,7 +124,7 @@ class PeerBootstrapTest {
 
     @Test
     void a_quiet_mpj_home_holds_the_conf_mpj_reads() throws Exception {
-        java.nio.file.Path home = QuietMpjHome.create();
+        Path home = QuietMpjHome.create();
         try {
             assertThat(QuietMpjHome.hasConf(home.toString())).isTrue();
             assertThat(QuietMpjHome.hasConf(null)).isFalse();

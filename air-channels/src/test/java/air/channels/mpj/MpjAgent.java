@@ -4,6 +4,7 @@ import air.channels.Frame;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.WorldSpec;
 import air.wire.FrameException;
+import air.wire.WireOut;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -55,7 +56,7 @@ public final class MpjAgent {
                         case SEND -> transport.send(peer, channel, ByteBuffer.wrap(bytes));
                         case WIRE -> transport.sendWire(peer, channel, ByteBuffer.wrap(bytes));
                         case SEND_WIRE_OUT -> {
-                            air.wire.WireOut w = new air.wire.WireOut(bytes.length);
+                            WireOut w = new WireOut(bytes.length);
                             for (byte b : bytes) {
                                 w.putByte(b);
                             }

@@ -1,8 +1,10 @@
 package air.channels.mpj;
 
 import air.channels.Frame;
-import air.wire.FrameException;
+import air.channels.FrameCodec;
 import air.channels.Transport;
+import air.wire.FrameException;
+import air.wire.WireOut;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -128,11 +130,11 @@ final class RemoteTransport implements Transport {
     }
 
     @Override
-    public void send(int peer, int channel, air.wire.WireOut payload) {
+    public void send(int peer, int channel, WireOut payload) {
         try {
             // frame locally as a transport would (the WireOut is the transport's now), forward the payload
-            ByteBuffer frame = new air.channels.FrameCodec().seal(channel, payload);
-            call(MpjAgent.SEND_WIRE_OUT, peer, channel, 0, frame.position(air.channels.FrameCodec.HEADER_BYTES));
+            ByteBuffer frame = new FrameCodec().seal(channel, payload);
+            call(MpjAgent.SEND_WIRE_OUT, peer, channel, 0, frame.position(FrameCodec.HEADER_BYTES));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

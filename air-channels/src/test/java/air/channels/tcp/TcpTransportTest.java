@@ -5,27 +5,32 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.Channels;
 import air.channels.FrameCodec;
-import air.wire.FrameException;
 import air.channels.Transport;
 import air.channels.TransportContract;
 import air.channels.bootstrap.Rendezvous;
+import air.wire.FrameException;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TcpTransportTest extends TransportContract {
 
     /** Peers start in parallel: each blocks at the rendezvous until all have arrived. */
-    private static final java.util.concurrent.Executor STARTER = r -> Thread.ofVirtual().start(r);
+    private static final Executor STARTER = r -> Thread.ofVirtual().start(r);
 
     @Override
     protected List<Transport> createNetwork(int peers) throws Exception {
@@ -46,7 +51,7 @@ class TcpTransportTest extends TransportContract {
         List<Transport> net = network(3);
         try {
             CountDownLatch heard = new CountDownLatch(2);
-            List<Integer> blamed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<Integer> blamed = new CopyOnWriteArrayList<>();
             for (int p = 0; p < 2; p++) {
                 net.get(p).onLinkFailure((peer, t) -> {
                     blamed.add(peer);
@@ -98,7 +103,7 @@ class TcpTransportTest extends TransportContract {
         try {
             TcpTransport t = (TcpTransport) net.get(0);
             // bytes that are not [channel][length][frame]: an HTTP request on the data lane
-            t.sendWireRaw(1, 1, "GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            t.sendWireRaw(1, 1, "GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertThatThrownBy(() -> net.get(1).receive(Channels.CONTROL, Duration.ofSeconds(10)))
                     .isInstanceOf(FrameException.class).hasMessageContaining("from peer 0").hasMessageContaining("not AIR frames");
         } finally {
@@ -119,7 +124,7 @@ class TcpTransportTest extends TransportContract {
             }
         }, STARTER);
         // pretend to be rank 1 at the rendezvous, then greet rank 0 with garbage
-        try (java.net.ServerSocket mine = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        try (ServerSocket mine = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              Socket s = new Socket(InetAddress.getLoopbackAddress(), rv.port())) {
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             out.writeUTF("Sending Info");
@@ -127,10 +132,10 @@ class TcpTransportTest extends TransportContract {
             out.writeInt(mine.getLocalPort());
             out.writeInt(1);
             out.flush();
-            String table = new java.io.DataInputStream(s.getInputStream()).readUTF();
+            String table = new DataInputStream(s.getInputStream()).readUTF();
             String zeroPort = table.split(";")[1].split("@")[1];
             try (Socket g = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(zeroPort))) {
-                g.getOutputStream().write("HELLO? this is not a peer".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                g.getOutputStream().write("HELLO? this is not a peer".getBytes(StandardCharsets.US_ASCII));
                 g.getOutputStream().flush();
                 assertThatThrownBy(() -> zero.get(20, TimeUnit.SECONDS)).hasMessageContaining("is not a peer of higher rank");
             }

@@ -1,5 +1,6 @@
 package air.dsl.impl;
 
+import air.runtime.Engine;
 import java.net.URL;
 import java.security.CodeSource;
 import java.util.Objects;
@@ -9,7 +10,7 @@ public final class CallSite {
 
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final URL DSL = locationOf(CallSite.class);
-    private static final URL RUNTIME = locationOf(air.runtime.Engine.class);
+    private static final URL RUNTIME = locationOf(Engine.class);
 
     private CallSite() {
     }

@@ -3,6 +3,7 @@ package air.hewmeld.watermark;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * The conventional low watermark over a fixed set of input channels: the operator's watermark is
@@ -63,7 +64,7 @@ public final class LowWatermarkTracker {
 
     /** The channels whose watermark equals the combined one: those holding it back. */
     public int[] holdingBack() {
-        return java.util.stream.IntStream.range(0, channelWatermarks.length)
+        return IntStream.range(0, channelWatermarks.length)
                 .filter(i -> channelWatermarks[i] == combined && combined != Long.MAX_VALUE).toArray();
     }
 

@@ -5,3 +5,4 @@
  * progress broadcaster all run the same logic.
  */
 package air.hewmeld.watermark;
+

@@ -3,6 +3,7 @@ package air.hewmeld.watermark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -42,13 +43,13 @@ class LowWatermarkTrackerTest {
             int n = 1 + random.nextInt(6);
             LowWatermarkTracker t = new LowWatermarkTracker(n);
             long[] seen = new long[n];
-            java.util.Arrays.fill(seen, Long.MIN_VALUE);
+            Arrays.fill(seen, Long.MIN_VALUE);
             for (int step = 0; step < 50; step++) {
                 int c = random.nextInt(n);
                 long w = random.nextInt(100);
                 t.update(c, w);
                 seen[c] = Math.max(seen[c], w);
-                long min = java.util.Arrays.stream(seen).min().orElseThrow();
+                long min = Arrays.stream(seen).min().orElseThrow();
                 assertThat(t.combined()).isEqualTo(min);
             }
         }

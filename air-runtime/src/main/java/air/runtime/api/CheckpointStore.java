@@ -1,6 +1,7 @@
 package air.runtime.api;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,8 +40,8 @@ public interface CheckpointStore {
      * The jobs this store holds checkpoints of (the {@code job} keys given to {@link #write}), so
      * that a run can say why it does not resume from them; empty when the store cannot tell.
      */
-    default java.util.List<String> jobs() throws IOException {
-        return java.util.List.of();
+    default List<String> jobs() throws IOException {
+        return List.of();
     }
 
     /** For logs and the plan: where this store keeps its data. */

@@ -3,3 +3,4 @@
  * so that the runtime can execute them without knowing the DSL's syntax.
  */
 package air.runtime.api;
+

@@ -9,3 +9,4 @@
  * strategies sit below the operator, and the operator sees only data, progress and its state.
  */
 package air.runtime.operator;
+

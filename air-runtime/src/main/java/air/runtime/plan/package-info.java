@@ -4,3 +4,4 @@
  * compared between peers and tested without running anything.
  */
 package air.runtime.plan;
+

@@ -5,3 +5,4 @@
  * must see exactly the same events for the reference checksum to mean anything.
  */
 package air.workloads.ysb;
+

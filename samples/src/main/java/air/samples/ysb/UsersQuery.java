@@ -3,10 +3,10 @@ package air.samples.ysb;
 import air.dsl.Aggregations;
 import air.dsl.Pipeline;
 import air.dsl.Windows;
-import air.workloads.ysb.YsbEvent;
-import air.workloads.ysb.YsbGenerator;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
 
 /**
  * A job with large keyed state over the YSB events: every event counted per (10 s tumbling window,

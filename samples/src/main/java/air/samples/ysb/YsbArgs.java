@@ -9,7 +9,8 @@ import java.util.Locale;
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
  * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
  */
-public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing, Progress progress, long watermarkMs, int peers,
+public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing,
+        Progress progress, long watermarkMs, int peers,
                       YsbFaults faults, Query query) {
 
     /**
@@ -24,7 +25,9 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         public static final long USER_KEYS = 1L << 20;
     }
 
-    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY] [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR] [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
+    public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY]"
+            + " [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR]"
+            + " [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"

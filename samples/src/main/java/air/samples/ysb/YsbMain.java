@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.runtime.Cluster;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -15,7 +16,7 @@ public final class YsbMain {
     }
 
     public static void main(String[] argv) {
-        if (air.runtime.Cluster.startedAsPeer(argv)) {
+        if (Cluster.startedAsPeer(argv)) {
             System.exit(runAsPeer(argv));
             return;
         }
@@ -33,7 +34,7 @@ public final class YsbMain {
 
     /** Started by the local launcher, srun or mpjrun: joins the cluster and runs this peer's part. */
     private static int runAsPeer(String[] argv) {
-        try (air.runtime.Cluster cluster = air.runtime.Cluster.join(argv)) {
+        try (Cluster cluster = Cluster.join(argv)) {
             YsbArgs args;
             try {
                 args = YsbArgs.parse(cluster.userArgs()).withPeers(cluster.peers());

@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.channels.bootstrap.PeerEnvironment;
 import air.launcher.LocalCluster;
 import air.runtime.Cluster;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * YSB-mem on several peer JVMs: {@link #launch} starts them on this machine (the local cluster);
@@ -30,12 +32,12 @@ final class YsbPeers {
                 jvm.add(flag);
             }
         }
-        boolean tcp = args.faults().replicating() || air.channels.bootstrap.PeerEnvironment.wantsTcp(System.getenv());
+        boolean tcp = args.faults().replicating() || PeerEnvironment.wantsTcp(System.getenv());
         System.err.printf("ysb-mem: starting %d peer JVMs on this machine (%s, loopback)%n", args.peers(),
                 tcp ? "AIR's TCP transport, which survives a peer's death" : "MPJ Express niodev");
         LocalCluster.Spec spec = LocalCluster.Spec.of(args.peers(), YsbMain.class.getName(), Arrays.asList(argv)).withJvmOptions(jvm);
         if (tcp) {
-            spec = spec.withEnvironment(java.util.Map.of(air.channels.bootstrap.PeerEnvironment.TRANSPORT, "tcp"));
+            spec = spec.withEnvironment(Map.of(PeerEnvironment.TRANSPORT, "tcp"));
         }
         try {
             if (args.faults().replicating() && args.faults().kills() > 0) {

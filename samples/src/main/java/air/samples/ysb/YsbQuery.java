@@ -2,14 +2,13 @@ package air.samples.ysb;
 
 import air.dsl.Aggregations;
 import air.dsl.Pipeline;
-import air.dsl.Sources;
 import air.dsl.Windows;
-import air.workloads.ysb.YsbEvent;
-import air.workloads.ysb.YsbGenerator;
-import air.workloads.ysb.YsbSources;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowResult;
 import air.runtime.source.GeneratorSource;
+import air.workloads.ysb.YsbEvent;
+import air.workloads.ysb.YsbGenerator;
+import air.workloads.ysb.YsbSources;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 
 /** The YSB-mem query (YSB-SPEC section 6) written with the DSL. */

@@ -1,7 +1,10 @@
 package air.samples.ysb;
 
+import air.runtime.plan.Progress;
 import air.workloads.ysb.YsbGenerator;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.LongStream;
 
@@ -20,12 +23,13 @@ public final class YsbReport {
                         + " run_s=%.3f job_s=%.3f throughput_eps=%.0f batch=%d routing=%s progress=%s peers=%d jvm_flags=%s",
                 ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
-                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == air.runtime.plan.Progress.HEWMELD ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags());
+                o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == Progress.HEWMELD
+                        ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags());
     }
 
     /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */
     static String jvmFlags() {
-        java.util.List<String> flags = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments();
         return flags.isEmpty() ? "none" : String.join(",", flags).replace(' ', '_');
     }
 

@@ -4,8 +4,12 @@ import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowResult;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 
 /**
  * Collects YSB rows in columns with the wall time each reached the sink (for latency and
@@ -26,10 +30,10 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
         void add(long ws, long c, long n, long t) {
             if (size == windowStart.length) {
                 int cap = size * 2;
-                windowStart = java.util.Arrays.copyOf(windowStart, cap);
-                campaign = java.util.Arrays.copyOf(campaign, cap);
-                count = java.util.Arrays.copyOf(count, cap);
-                emitNanos = java.util.Arrays.copyOf(emitNanos, cap);
+                windowStart = Arrays.copyOf(windowStart, cap);
+                campaign = Arrays.copyOf(campaign, cap);
+                count = Arrays.copyOf(count, cap);
+                emitNanos = Arrays.copyOf(emitNanos, cap);
             }
             windowStart[size] = ws;
             campaign[size] = c;
@@ -40,16 +44,16 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
 
     private final List<Rows> closed = new ArrayList<>();
     private final Runnable onFirstWrite;
-    private final java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean written = new AtomicBoolean();
 
-    private final java.util.function.IntConsumer onFirstWriteAfterRestore;
+    private final IntConsumer onFirstWriteAfterRestore;
 
     /**
      * @param onFirstWrite            runs once, when the first row of this process reaches the sink
      * @param onFirstWriteAfterRestore runs with the writer's instance when a writer restored from a
      *                                checkpoint or a replica writes its first new row
      */
-    public YsbResultSink(Runnable onFirstWrite, java.util.function.IntConsumer onFirstWriteAfterRestore) {
+    public YsbResultSink(Runnable onFirstWrite, IntConsumer onFirstWriteAfterRestore) {
         this.onFirstWrite = onFirstWrite;
         this.onFirstWriteAfterRestore = onFirstWriteAfterRestore;
     }
@@ -83,7 +87,7 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
             /** The rows so far, in the row-table form of {@link YsbRows#decode}: what a restarted peer resumes with. */
             @Override
             public byte[] snapshot(long checkpointId) {
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + rows.size * 32).putInt(rows.size);
+                ByteBuffer b = ByteBuffer.allocate(4 + rows.size * 32).putInt(rows.size);
                 for (int i = 0; i < rows.size; i++) {
                     b.putLong(rows.windowStart[i]).putLong(rows.campaign[i]).putLong(rows.count[i]).putLong(rows.emitNanos[i]);
                 }

@@ -1,8 +1,10 @@
 package air.samples.ysb;
 
 import air.workloads.ysb.YsbEvent;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +59,7 @@ public final class YsbRows {
 
     /** Rows with emit times moved by {@code -originNanos}, as bytes: what a peer sends to rank 0. */
     byte[] encode(long originNanos) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + size() * 32);
+        ByteBuffer b = ByteBuffer.allocate(4 + size() * 32);
         b.putInt(size());
         for (int i = 0; i < size(); i++) {
             b.putLong(windowStart[i]).putLong(campaign[i]).putLong(count[i]).putLong(emitNanos[i] - originNanos);
@@ -67,7 +69,7 @@ public final class YsbRows {
 
     /** The rows of {@link #encode}; a malformed array names the peer it came from. */
     static YsbResultSink.Rows decode(byte[] bytes, int peer) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
         int n = bytes.length >= 4 ? b.getInt() : -1;
         if (n < 0 || bytes.length != 4 + 32L * n) {
             throw new IllegalStateException("peer " + peer + " sent " + bytes.length + " bytes of results, not a row table");
@@ -107,7 +109,7 @@ public final class YsbRows {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             for (int i = 0; i < size(); i++) {
                 byte[] bytes = (line(i) + "\n").getBytes(StandardCharsets.US_ASCII);
                 sha.update(bytes);

@@ -1,9 +1,12 @@
 package air.samples.ysb;
 
+import air.dsl.Checkpoints;
 import air.dsl.Pipeline;
-import air.workloads.ysb.YsbGenerator;
+import air.launcher.PeerReporter;
+import air.runtime.Cluster;
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.workloads.ysb.YsbGenerator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -34,7 +37,7 @@ public final class YsbRun {
      * Runs this JVM's part of the query; {@code cluster} null for this JVM alone. In cluster mode
      * the peers meet first so that their latency schedules start together.
      */
-    public static Outcome run(YsbArgs args, PrintStream progress, air.runtime.Cluster cluster) {
+    public static Outcome run(YsbArgs args, PrintStream progress, Cluster cluster) {
         if (cluster != null) {
             try {
                 cluster.barrier();
@@ -47,7 +50,7 @@ public final class YsbRun {
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         MeterRegistry registry = new SimpleMeterRegistry();
         // started by the local launcher: report job events and first outputs to it (no-op otherwise)
-        air.launcher.PeerReporter reporter = air.launcher.PeerReporter.fromEnvironment();
+        PeerReporter reporter = PeerReporter.fromEnvironment();
         YsbResultSink sink = new YsbResultSink(reporter::firstOutput, reporter.restoredOutputs());
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
         Pipeline pipeline = args.query() == YsbArgs.Query.USERS
@@ -61,7 +64,7 @@ public final class YsbRun {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());
         }
         if (args.faults().checkpointing()) {
-            config = config.checkpoints(air.dsl.Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs());
+            config = config.checkpoints(Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs());
         }
         long share = cluster == null ? args.n() : args.n() / cluster.peers();
         ProgressLine line = progress != null ? new ProgressLine(registry, share, progress) : null;

@@ -1,6 +1,7 @@
 package air.samples.ysb;
 
 import air.launcher.LocalCluster;
+import air.launcher.OutputCheck;
 import air.launcher.RestartSupervisor;
 import java.io.IOException;
 import java.util.Set;
@@ -27,8 +28,8 @@ final class YsbSupervisor {
     }
 
     /** The YSB output check, as the launcher's supervisors print it. */
-    static air.launcher.OutputCheck.Outcome outcome(YsbArgs args) {
+    static OutputCheck.Outcome outcome(YsbArgs args) {
         YsbOutputCheck.Outcome o = YsbOutputCheck.check(args.out(), args);
-        return new air.launcher.OutputCheck.Outcome(o.lost(), o.duplicated(), o.rows());
+        return new OutputCheck.Outcome(o.lost(), o.duplicated(), o.rows());
     }
 }

@@ -4,3 +4,4 @@
  * output check the fault-tolerance runs are judged by. Samples use the public API only.
  */
 package air.samples.ysb;
+

@@ -3,6 +3,7 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.plan.Routing;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,6 @@ class YsbArgsTest {
         assertThatThrownBy(() -> YsbArgs.parse("5M", "1", "2")).hasMessage("unexpected argument '2'");
         assertThatThrownBy(() -> YsbArgs.parse("99999999999G")).hasMessageContaining("non-negative count");
         assertThatThrownBy(() -> YsbArgs.parse("5M", "--routing", "hash")).hasMessage("--routing must be AIR or KEY, got 'hash'");
-        assertThat(YsbArgs.parse("5M", "--routing", "air").routing()).isEqualTo(air.runtime.plan.Routing.AIR);
+        assertThat(YsbArgs.parse("5M", "--routing", "air").routing()).isEqualTo(Routing.AIR);
     }
 }

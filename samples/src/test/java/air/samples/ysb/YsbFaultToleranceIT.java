@@ -3,12 +3,14 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import air.launcher.LocalCluster;
+import air.runtime.JvmFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class YsbFaultToleranceIT {
 
     private static final String REFERENCE_400M = "eeb319f3";
-    private static final List<String> JVM = java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx384m"), air.runtime.JvmFlags.recommended().stream()).toList();
+    private static final List<String> JVM = Stream.concat(Stream.of("-Xmx384m"), JvmFlags.recommended().stream()).toList();
 
     /** YSB-mem, 400M events, over four peers with checkpoints every 500 ms, plus {@code extra} arguments. */
     private static List<String> run(Path dir, String... extra) throws Exception {
@@ -55,7 +57,7 @@ class YsbFaultToleranceIT {
 
     @Test
     void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
-        List<String> bigger = java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx1g"), air.runtime.JvmFlags.recommended().stream()).toList();
+        List<String> bigger = Stream.concat(Stream.of("-Xmx1g"), JvmFlags.recommended().stream()).toList();
         List<String> out = runWith(bigger, dir, "20M", "--query", "users", "--rate", "1M", "--kill", "3", "--kill-seed", "3");
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
         System.out.println(check);

@@ -3,9 +3,11 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.channels.Channels;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.runtime.Cluster;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +62,7 @@ class YsbInJvmPeersTest {
     void garbage_on_a_shuffle_channel_fails_the_job_on_every_peer_naming_the_sender() throws Exception {
         List<Transport> net = InJvmTransports.network(2);
         // a frame that passes the transport's checks but is not a shuffle item: the decoder must reject it
-        net.get(1).send(0, air.channels.Channels.data(0), java.nio.ByteBuffer.wrap(new byte[] {9, 0, 0}));
+        net.get(1).send(0, Channels.data(0), ByteBuffer.wrap(new byte[] {9, 0, 0}));
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
             Transport t = net.get(rank);

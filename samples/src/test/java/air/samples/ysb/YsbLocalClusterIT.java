@@ -3,12 +3,14 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import air.launcher.LocalCluster;
+import air.runtime.JvmFlags;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class YsbLocalClusterIT {
 
     private static final String REFERENCE_5M = "918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871";
-    private static final List<String> JVM = java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx256m"), air.runtime.JvmFlags.recommended().stream()).toList();
+    private static final List<String> JVM = Stream.concat(Stream.of("-Xmx256m"), JvmFlags.recommended().stream()).toList();
 
     private static LocalCluster.Spec spec(int peers, List<String> out, String... args) {
         return LocalCluster.Spec.of(peers, YsbMain.class.getName(), List.of(args)).withJvmOptions(JVM).withOutput(line -> {

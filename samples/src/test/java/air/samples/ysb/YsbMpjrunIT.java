@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ class YsbMpjrunIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             assertThat(daemon.isAlive()).as("MPJ daemon exited early").isTrue();
-            try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 return;
             } catch (IOException notYet) {
                 daemon.waitFor(50, TimeUnit.MILLISECONDS); // polls a port: no test logic depends on the wait

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -188,7 +189,7 @@ class YsbOutputCheckTest {
         assertRefused(swapped, ":5: ", "out of the canonical order");
 
         List<String> upper = ysb();
-        upper.set(8, upper.get(8).toUpperCase(java.util.Locale.ROOT));
+        upper.set(8, upper.get(8).toUpperCase(Locale.ROOT));
         assertRefused(upper, ":9: ", "16 lowercase hex digits");
 
         for (String count : new String[] {"+5", "05", "5.0", " 5", "x"}) {

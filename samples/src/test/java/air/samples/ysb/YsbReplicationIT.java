@@ -2,8 +2,9 @@ package air.samples.ysb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import air.launcher.LocalCluster;
 import air.channels.bootstrap.PeerEnvironment;
+import air.launcher.LocalCluster;
+import air.runtime.JvmFlags;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class YsbReplicationIT {
 
     private static final String REFERENCE_400M = "eeb319f3";
-    private static final List<String> INLINE = air.runtime.JvmFlags.recommended();
+    private static final List<String> INLINE = JvmFlags.recommended();
 
     private static List<String> run(String heap, String n, String... extra) throws Exception {
         List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--replicas", "1", "--kill", "3", "--quiet"));

@@ -1,6 +1,9 @@
 package air.dsl.impl.aggregate;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.function.ToDoubleFunction;
 
 /** The arithmetic mean of a double extracted from each record. */
@@ -38,9 +41,9 @@ public final class AverageOp<T> implements AggregateOp<T, AverageOp.Acc, Double>
 
     @Override public String name() { return "average"; }
 
-    private static final air.runtime.api.Codec<Acc> CODEC = new air.runtime.api.Codec<>() {
-        @Override public void write(Acc v, air.wire.WireOut out) { out.putLong(v.count).putDouble(v.sum); }
-        @Override public Acc read(air.wire.WireIn in) {
+    private static final Codec<Acc> CODEC = new Codec<>() {
+        @Override public void write(Acc v, WireOut out) { out.putLong(v.count).putDouble(v.sum); }
+        @Override public Acc read(WireIn in) {
             Acc a = new Acc();
             a.count = in.getLong();
             a.sum = in.getDouble();
@@ -49,7 +52,7 @@ public final class AverageOp<T> implements AggregateOp<T, AverageOp.Acc, Double>
     };
 
     @Override
-    public air.runtime.api.Codec<Acc> accumulatorCodec() {
+    public Codec<Acc> accumulatorCodec() {
         return CODEC;
     }
 }

@@ -1,6 +1,7 @@
 package air.dsl.impl.aggregate;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
 
 /** Counts records. */
 public final class CountOp<T> implements AggregateOp<T, MutableLong, Long> {
@@ -16,7 +17,7 @@ public final class CountOp<T> implements AggregateOp<T, MutableLong, Long> {
     @Override public String name() { return "count"; }
 
     @Override
-    public air.runtime.api.Codec<MutableLong> accumulatorCodec() {
+    public Codec<MutableLong> accumulatorCodec() {
         return MutableLong.CODEC;
     }
 }

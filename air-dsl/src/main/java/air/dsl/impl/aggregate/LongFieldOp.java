@@ -1,6 +1,8 @@
 package air.dsl.impl.aggregate;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
+import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /** Sum, min or max of a long extracted from each record. */
@@ -51,11 +53,11 @@ public final class LongFieldOp<T> implements AggregateOp<T, MutableLong, Long> {
 
     @Override
     public String name() {
-        return kind.name().toLowerCase(java.util.Locale.ROOT);
+        return kind.name().toLowerCase(Locale.ROOT);
     }
 
     @Override
-    public air.runtime.api.Codec<MutableLong> accumulatorCodec() {
+    public Codec<MutableLong> accumulatorCodec() {
         return MutableLong.CODEC;
     }
 }

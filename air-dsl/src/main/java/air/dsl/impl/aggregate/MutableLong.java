@@ -1,5 +1,9 @@
 package air.dsl.impl.aggregate;
 
+import air.runtime.api.Codec;
+import air.wire.WireIn;
+import air.wire.WireOut;
+
 /** A mutable long accumulator: one allocation per (window, key), none per record. */
 public final class MutableLong extends PaddedAccumulator {
     long value;
@@ -11,8 +15,8 @@ public final class MutableLong extends PaddedAccumulator {
     }
 
     /** Eight bytes on the wire. */
-    static final air.runtime.api.Codec<MutableLong> CODEC = new air.runtime.api.Codec<>() {
-        @Override public void write(MutableLong v, air.wire.WireOut out) { out.putLong(v.value); }
-        @Override public MutableLong read(air.wire.WireIn in) { return new MutableLong(in.getLong()); }
+    static final Codec<MutableLong> CODEC = new Codec<>() {
+        @Override public void write(MutableLong v, WireOut out) { out.putLong(v.value); }
+        @Override public MutableLong read(WireIn in) { return new MutableLong(in.getLong()); }
     };
 }

@@ -1,2 +1,3 @@
 /** Built-in aggregate operations, each a small class with a mutable accumulator. */
 package air.dsl.impl.aggregate;
+

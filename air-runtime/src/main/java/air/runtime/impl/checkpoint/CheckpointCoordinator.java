@@ -1,12 +1,15 @@
 package air.runtime.impl.checkpoint;
 
+import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
+import air.runtime.impl.event.JobEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -46,7 +49,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter written;
     private volatile long lastWritten;
     private volatile long newestOffered;
-    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private volatile JobEvents events = JobEvents.NONE;
 
     /**
      * @param job the store's key of this pipeline and layout
@@ -69,7 +72,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     }
 
     /** Where {@link air.runtime.JobEvent.CheckpointWritten} goes; set before any tasklet runs. */
-    public void events(air.runtime.impl.event.JobEvents publisher) {
+    public void events(JobEvents publisher) {
         events = publisher;
     }
 
@@ -80,7 +83,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
 
     /** Tasklets taken over from a dead peer join: their parts are expected in every checkpoint not yet written. */
     public synchronized void expectMore(Set<String> parts) {
-        Set<String> all = new java.util.HashSet<>(expected);
+        Set<String> all = new HashSet<>(expected);
         all.addAll(parts);
         expected = Set.copyOf(all);
     }
@@ -139,7 +142,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
             lastWritten = id;
             LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms", jobName, id, peer, parts.size(), bytes,
                     nanos / 1_000_000);
-            events.publish(new air.runtime.JobEvent.CheckpointWritten(jobName, peer, air.runtime.impl.event.JobEvents.now(), id,
+            events.publish(new JobEvent.CheckpointWritten(jobName, peer, JobEvents.now(), id,
                     parts.size(), bytes));
         } catch (IOException | RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));

@@ -5,3 +5,4 @@
  * for replication — and the names of parts, which both strategies and the restore share.
  */
 package air.runtime.impl.checkpoint;
+

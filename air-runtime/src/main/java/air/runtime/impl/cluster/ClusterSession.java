@@ -1,10 +1,15 @@
 package air.runtime.impl.cluster;
 
 import air.channels.Transport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +35,9 @@ public final class ClusterSession implements AutoCloseable {
     private final PeerLiveness liveness;
     private final String livenessBind;
     /** Peers lost while a replicated job ran: the others go on without them. */
-    private final java.util.concurrent.atomic.AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
+    private final AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
-    private volatile java.util.function.IntConsumer peerLossHandler;
+    private volatile IntConsumer peerLossHandler;
 
     /** {@code livenessBind}: the interface the liveness connections listen on ({@code AIR_BIND}); null: loopback. */
     public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs, String livenessBind) {
@@ -40,7 +45,7 @@ public final class ClusterSession implements AutoCloseable {
         this.livenessBind = livenessBind;
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
-        this.gone = new java.util.concurrent.atomic.AtomicIntegerArray(transport.peers());
+        this.gone = new AtomicIntegerArray(transport.peers());
         this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onLost);
         this.liveness = startLiveness();
     }
@@ -52,8 +57,8 @@ public final class ClusterSession implements AutoCloseable {
         }
         try {
             String bind = livenessBind;
-            PeerLiveness l = new PeerLiveness(self(), bind == null ? java.net.InetAddress.getLoopbackAddress()
-                    : java.net.InetAddress.getByName(bind), monitor::processGone);
+            PeerLiveness l = new PeerLiveness(self(), bind == null ? InetAddress.getLoopbackAddress()
+                    : InetAddress.getByName(bind), monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
             ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
             String[] addresses = new String[peers()];
@@ -63,8 +68,8 @@ public final class ClusterSession implements AutoCloseable {
             control.forget(0);
             l.connect(addresses, startupTimeoutMs);
             return l;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("peer " + self() + " could not connect the liveness mesh", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("peer " + self() + " could not connect the liveness mesh", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while meeting the other peers", e);
@@ -85,7 +90,7 @@ public final class ClusterSession implements AutoCloseable {
 
     private void onLost(int peer, String detail) {
         String why = "peer " + peer + " lost: " + detail;
-        java.util.function.IntConsumer handler = peerLossHandler;
+        IntConsumer handler = peerLossHandler;
         if (handler != null) {
             gone.set(peer, 1);
             handler.accept(peer);
@@ -103,8 +108,8 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /** The live peers in ring order starting after {@code peer}. */
-    public java.util.List<Integer> liveAfter(int peer) {
-        java.util.List<Integer> live = new ArrayList<>();
+    public List<Integer> liveAfter(int peer) {
+        List<Integer> live = new ArrayList<>();
         for (int k = 1; k < peers(); k++) {
             int p = (peer + k) % peers();
             if (!isGone(p)) {
@@ -118,7 +123,7 @@ public final class ClusterSession implements AutoCloseable {
      * While the current job runs, a lost peer goes to {@code handler} instead of failing the job
      * (replication takes over its share); null restores the default.
      */
-    public void onPeerLoss(java.util.function.IntConsumer handler) {
+    public void onPeerLoss(IntConsumer handler) {
         peerLossHandler = handler;
     }
 

@@ -1,11 +1,11 @@
 package air.runtime.impl.cluster;
 
 import air.channels.Transport;
-import air.wire.WireOut;
 import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
+import air.wire.WireOut;
 
 /**
  * A shuffle edge across peers as one upstream instance sees it: destination {@code d} lives on

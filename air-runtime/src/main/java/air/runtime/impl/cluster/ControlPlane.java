@@ -2,8 +2,8 @@ package air.runtime.impl.cluster;
 
 import air.channels.Channels;
 import air.channels.Frame;
-import air.wire.FrameException;
 import air.channels.Transport;
+import air.wire.FrameException;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.time.Duration;
@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +99,7 @@ public final class ControlPlane implements AutoCloseable {
     }
 
     /** To every other peer but those {@code skip} names (peers known to be lost). */
-    public void sendToAll(Kind kind, long job, String text, byte[] bytes, java.util.function.IntPredicate skip) {
+    public void sendToAll(Kind kind, long job, String text, byte[] bytes, IntPredicate skip) {
         for (int p = 0; p < transport.peers(); p++) {
             if (p != transport.self() && !skip.test(p)) {
                 send(p, kind, job, text, bytes);

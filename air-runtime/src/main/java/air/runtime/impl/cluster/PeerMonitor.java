@@ -5,6 +5,7 @@ import air.channels.Frame;
 import air.channels.Transport;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ public final class PeerMonitor implements AutoCloseable {
         this.gone = new boolean[transport.peers()];
         this.onLost = onLost;
         long now = System.nanoTime();
-        java.util.Arrays.fill(lastHeard, now);
+        Arrays.fill(lastHeard, now);
         transport.onLinkFailure(this::linkBroke);
         this.receiver = Thread.ofPlatform().daemon().name("air-heartbeat-in-" + transport.self()).start(this::receiveLoop);
         this.sender = Thread.ofPlatform().daemon().name("air-heartbeat-out-" + transport.self()).start(this::sendLoop);

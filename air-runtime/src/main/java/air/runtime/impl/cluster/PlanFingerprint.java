@@ -1,5 +1,7 @@
 package air.runtime.impl.cluster;
 
+import air.runtime.JobConfig;
+import air.runtime.plan.PhysicalPlan;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,7 +11,7 @@ public final class PlanFingerprint {
     private PlanFingerprint() {
     }
 
-    public static String of(air.runtime.plan.PhysicalPlan plan, air.runtime.JobConfig config, int peers) {
+    public static String of(PhysicalPlan plan, JobConfig config, int peers) {
         return "peers=" + peers + " workers=" + config.workers() + " routing=" + config.routing() + " progress=" + config.progress()
                 + " watermarkIntervalMs=" + config.watermarkIntervalMs() + " idleTimeoutMs=" + config.idleTimeoutMs()
                 + (config.replicas() > 0 ? " replicas=" + config.replicas() + " every " + config.replicationIntervalMs() + " ms" : "")

@@ -7,3 +7,4 @@
  * No peer is special except that rank 0 collects gathers.
  */
 package air.runtime.impl.cluster;
+

@@ -2,6 +2,7 @@ package air.runtime.impl.event;
 
 import air.runtime.JobEvent;
 import air.runtime.JobListener;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,6 @@ public final class JobEvents {
 
     /** An int array as the list events carry. */
     public static List<Integer> list(int[] values) {
-        return java.util.Arrays.stream(values).boxed().toList();
+        return Arrays.stream(values).boxed().toList();
     }
 }

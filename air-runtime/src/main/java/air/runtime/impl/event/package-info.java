@@ -5,3 +5,4 @@
  * typed events instead of matching log lines, which may be reworded at any time.
  */
 package air.runtime.impl.event;
+

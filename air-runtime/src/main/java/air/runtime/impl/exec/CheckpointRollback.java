@@ -7,6 +7,7 @@ import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
 
 /**
  * Checkpointing and rollback: barrier-aligned snapshots written to a store once per interval; a
@@ -55,7 +56,7 @@ final class CheckpointRollback implements FaultTolerance {
     }
 
     @Override
-    public boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+    public boolean afterTasklets(BooleanSupplier joinTasklets) {
         coordinator.close();
         return false;
     }

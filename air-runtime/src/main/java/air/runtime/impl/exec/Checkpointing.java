@@ -1,8 +1,8 @@
 package air.runtime.impl.exec;
 
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import java.nio.ByteBuffer;
 
 /**

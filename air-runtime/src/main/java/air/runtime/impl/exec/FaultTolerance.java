@@ -6,6 +6,7 @@ import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
 
 /**
  * How a job survives a failure: one strategy per job, chosen in one place ({@link #of}) when it
@@ -59,7 +60,7 @@ interface FaultTolerance {
      *
      * @return whether the thread was interrupted meanwhile
      */
-    default boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+    default boolean afterTasklets(BooleanSupplier joinTasklets) {
         return false;
     }
 

@@ -3,14 +3,19 @@ package air.runtime.impl.exec;
 import air.channels.Channels;
 import air.channels.Transport;
 import air.runtime.JobConfig;
-import air.runtime.impl.cluster.ClusterShuffleOutput;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SourceReader;
+import air.runtime.impl.checkpoint.PartNames;
+import air.runtime.impl.cluster.ClusterShuffleOutput;
+import air.runtime.impl.inbound.Alignment;
+import air.runtime.impl.inbound.BarrierAligner;
+import air.runtime.impl.inbound.InboundEdge;
+import air.runtime.impl.inbound.RepeatFilter;
+import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Counted;
+import air.runtime.impl.ops.EventClock;
 import air.runtime.impl.ops.FilterOp;
 import air.runtime.impl.ops.FinalWindowOp;
-import air.runtime.impl.ops.TopKWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
@@ -19,38 +24,46 @@ import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.MapOp;
 import air.runtime.impl.ops.ObjectKeyedFrame;
 import air.runtime.impl.ops.PartialWindowOp;
-import air.runtime.impl.ops.Snapshotting;
+import air.runtime.impl.ops.ProgressSnapshot;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
+import air.runtime.impl.ops.Snapshotting;
+import air.runtime.impl.ops.TimestampOp;
+import air.runtime.impl.ops.TopKWindowOp;
 import air.runtime.impl.ops.WindowFinal;
+import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
-import air.runtime.operator.Operator;
-import air.runtime.impl.ops.ProgressSnapshot;
-import air.runtime.impl.inbound.Alignment;
-import air.runtime.impl.inbound.BarrierAligner;
-import air.runtime.impl.inbound.InboundEdge;
-import air.runtime.impl.inbound.RepeatFilter;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
+import air.runtime.impl.replica.HostedInboxes;
+import air.runtime.impl.replica.ReplicatedShuffleOutput;
+import air.runtime.impl.replica.ReplicationContext;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.ops.WindowPartial;
-import air.runtime.impl.ops.TimestampOp;
 import air.runtime.impl.source.GeneratorReader;
+import air.runtime.operator.Operator;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OpSpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.Progress;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
 import air.runtime.plan.WindowOutput;
 import air.runtime.source.GeneratorSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * The plan instantiated: per vertex instance a fused chain of operator objects and a tasklet,
@@ -67,16 +80,16 @@ final class JobGraph {
     private final List<OperatorSlot> slots = new ArrayList<>();
     private final List<SinkTail> sinks = new ArrayList<>();
     // read by meters on other threads, and grown when blocks are taken over
-    private final List<WindowPartial> partials = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<WindowPartial> partials = new CopyOnWriteArrayList<>();
     private final List<WindowFinal> finals = new ArrayList<>();
-    private final List<WindowFinal> meteredFinals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<WindowFinal> meteredFinals = new CopyOnWriteArrayList<>();
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
-    private final Map<String, air.runtime.impl.ops.EventClock> clocks = new HashMap<>();
+    private final Map<String, EventClock> clocks = new HashMap<>();
     /** Every local tasklet's checkpoint part name. */
-    private final java.util.Set<String> parts = new java.util.TreeSet<>();
+    private final Set<String> parts = new TreeSet<>();
     /** A tasklet's link to checkpoints by its part name ({@link Checkpointing#OFF} without checkpoints). */
-    private final java.util.function.Function<String, Checkpointing> checkpoints;
+    private final Function<String, Checkpointing> checkpoints;
     private final ClassSpecializer specializer;
     /** Why sinks must be exactly-once (the fault-tolerance strategy's name), or null when they need not be. */
     private final String exactlyOnceBecause;
@@ -89,12 +102,12 @@ final class JobGraph {
     /** The block of instances this graph builds: this peer's own, or a dead peer's it takes over. */
     private final int block;
     /** Replication: what the job's tasklets share on this peer; null without. */
-    private final air.runtime.impl.replica.ReplicationContext replication;
+    private final ReplicationContext replication;
     /** Replication: the receivers of remote shuffle items, which run until the job ends everywhere. */
     private final List<RemoteShuffleTasklet> receivers = new ArrayList<>();
 
-    private JobGraph(JobConfig config, JobContext context, Transport transport, java.util.function.Function<String, Checkpointing> checkpoints,
-                     air.runtime.impl.replica.ReplicationContext replication, int block, String exactlyOnceBecause) {
+    private JobGraph(JobConfig config, JobContext context, Transport transport, Function<String, Checkpointing> checkpoints,
+                     ReplicationContext replication, int block, String exactlyOnceBecause) {
         this.exactlyOnceBecause = exactlyOnceBecause;
         this.checkpoints = checkpoints;
         this.config = config;
@@ -110,7 +123,7 @@ final class JobGraph {
     /** Upstream instances by global index, each with the peer it lives on in cluster mode: "[2 (peer 1)]". */
     String describeUpstream(int[] instances) {
         if (peers == 1) {
-            return java.util.Arrays.toString(instances);
+            return Arrays.toString(instances);
         }
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < instances.length; i++) {
@@ -140,8 +153,8 @@ final class JobGraph {
      * context (null without) and why sinks must be exactly-once (null when they need not be).
      */
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
-                          java.util.function.Function<String, Checkpointing> checkpoints,
-                          air.runtime.impl.replica.ReplicationContext replication, int block, String exactlyOnceBecause) {
+                          Function<String, Checkpointing> checkpoints,
+                          ReplicationContext replication, int block, String exactlyOnceBecause) {
         JobGraph graph = new JobGraph(config, context, transport, checkpoints, replication, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
@@ -176,11 +189,11 @@ final class JobGraph {
     }
 
     /** The inboxes of final vertex {@code v} hosted on this peer, by global instance. */
-    private air.runtime.impl.replica.HostedInboxes hostedInboxes(VertexPlan v) {
+    private HostedInboxes hostedInboxes(VertexPlan v) {
         if (replication != null) {
             return replication.hostedFor(v.id(), globalParallelism(v));
         }
-        air.runtime.impl.replica.HostedInboxes fixed = new air.runtime.impl.replica.HostedInboxes(globalParallelism(v));
+        HostedInboxes fixed = new HostedInboxes(globalParallelism(v));
         Inbox[] local = inboxes.get(v.id());
         for (int i = 0; i < local.length; i++) {
             fixed.host(global(i, v), local[i]);
@@ -209,11 +222,11 @@ final class JobGraph {
         int positions = v.chain().size() + 2;
         List<List<Counted>> perPosition = new ArrayList<>();
         for (int p = 0; p < positions; p++) {
-            perPosition.add(new java.util.concurrent.CopyOnWriteArrayList<>());
+            perPosition.add(new CopyOnWriteArrayList<>());
         }
         for (int i = 0; i < v.parallelism(); i++) {
             Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
-            air.runtime.impl.ops.ChainTail tail = (air.runtime.impl.ops.ChainTail) next;
+            ChainTail tail = (ChainTail) next;
             List<Snapshotting> stateful = new ArrayList<>();
             if (next instanceof Snapshotting s) {
                 stateful.add(s);
@@ -286,7 +299,7 @@ final class JobGraph {
 
     /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
     private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
-        if (exactlyOnceBecause != null && !(writer.delegate() instanceof air.runtime.api.CheckpointedSinkWriter<?>)) {
+        if (exactlyOnceBecause != null && !(writer.delegate() instanceof CheckpointedSinkWriter<?>)) {
             writer.abortIfOpen();
             throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
                     + exactlyOnceBecause
@@ -299,7 +312,7 @@ final class JobGraph {
             return new InboxShuffleOutput(producer, destinations);
         }
         if (replication != null) {
-            air.runtime.impl.replica.ReplicatedShuffleOutput out = new air.runtime.impl.replica.ReplicatedShuffleOutput(producer,
+            ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer,
                     destinations.length, replication.session(), Channels.data(v.id()), codecFor(pw), replication.placement(),
                     replication.hostedFor(v.id() + 1, destinations.length * peers), replication.replicas());
             replication.outputs().add(out);
@@ -324,13 +337,13 @@ final class JobGraph {
             case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
             case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
                     t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
-                    clocks.computeIfAbsent(vertex + "/" + position, k -> new air.runtime.impl.ops.EventClock()), next);
+                    clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), next);
         };
     }
 
     /** Hew-meld releases credit per batch; low watermarks are periodic. */
     private long watermarkIntervalNanos() {
-        return config.progress() == air.runtime.plan.Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
+        return config.progress() == Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
     }
 
     /** The codec of an aggregation's frames in checkpoints; null when it has no accumulator codec (checkpoints refused). */
@@ -340,18 +353,19 @@ final class JobGraph {
 
     /** The checkpoint part of instance {@code instance} of vertex {@code v}, by global index. */
     private String partName(VertexPlan v, int instance) {
-        return air.runtime.impl.checkpoint.PartNames.of(v.id(), global(instance, v));
+        return PartNames.of(v.id(), global(instance, v));
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot,
-                           List<Snapshotting> stateful, air.runtime.impl.ops.ChainTail tail) {
+                           List<Snapshotting> stateful, ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
         switch (v.head()) {
             case HeadSpec.Source s -> {
                 SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
-                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v), globalParallelism(v)))
+                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v),
+                                globalParallelism(v)))
                         : s.factory().createReader(global(instance, v), globalParallelism(v));
                 tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
                         new TaskletState(partName(v, instance), stateful, tail), cp));
@@ -468,7 +482,7 @@ final class JobGraph {
     }
 
     /** The checkpoint part names of this peer's tasklets. */
-    java.util.Set<String> parts() {
+    Set<String> parts() {
         return parts;
     }
 }

@@ -2,6 +2,7 @@ package air.runtime.impl.exec;
 
 import air.runtime.JobStatus;
 import air.runtime.impl.ops.Counted;
+import air.runtime.impl.ops.WindowFinal;
 import air.runtime.impl.ops.WindowPartial;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -60,7 +61,7 @@ public final class JobMetrics {
         counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(),
                 ops -> ops.stream().mapToLong(op -> op.late()).sum());
         for (int i = 0; i < graph.finals().size(); i++) {
-            air.runtime.impl.ops.WindowFinal op = graph.finals().get(i);
+            WindowFinal op = graph.finals().get(i);
             Gauge.builder("air.progress.holders", op, f -> f.snapshot().holders().length).strongReference(true)
                     .tags(jobTag.and("operator", op.info().name(), "instance", Integer.toString(i)))
                     .description("upstream instances holding back the oldest open window").register(registry);

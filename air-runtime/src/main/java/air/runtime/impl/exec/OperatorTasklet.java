@@ -1,6 +1,7 @@
 package air.runtime.impl.exec;
 
 import air.runtime.impl.inbound.InboundEdge;
+import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -74,7 +75,7 @@ final class OperatorTasklet extends Tasklet {
     }
 
     /** What this instance waits for, published by its edge; safe to read from any thread. */
-    air.runtime.impl.ops.ProgressSnapshot progress() {
+    ProgressSnapshot progress() {
         return edge.progress();
     }
 

@@ -1,9 +1,11 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
+import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.PlanFingerprint;
+import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,7 +44,7 @@ final class Recovery {
     private final long restoredId;
     private final Map<String, byte[]> parts;
     private final AtomicInteger restoring = new AtomicInteger();
-    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private volatile JobEvents events = JobEvents.NONE;
 
     private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
                      Optional<CheckpointStore.Restored> restored) {
@@ -99,7 +101,7 @@ final class Recovery {
     }
 
     /** Where {@link air.runtime.JobEvent.Recovering} and {@link air.runtime.JobEvent.RunningAgain} go. */
-    void events(air.runtime.impl.event.JobEvents publisher) {
+    void events(JobEvents publisher) {
         events = publisher;
     }
 
@@ -135,7 +137,7 @@ final class Recovery {
             Counter.builder("air.recoveries").tag("job", config.name()).register(registry).increment();
             LOG.info("job '{}' RUNNING again on peer {}: every tasklet back at checkpoint {} after {} ms", config.name(), self, restoredId,
                     nanos / 1_000_000);
-            events.publish(new air.runtime.JobEvent.RunningAgain(config.name(), self, air.runtime.impl.event.JobEvents.now(), self,
+            events.publish(new JobEvent.RunningAgain(config.name(), self, JobEvents.now(), self,
                     restoredId, nanos / 1_000_000));
         }
     }
@@ -164,7 +166,7 @@ final class Recovery {
         CheckpointStore store = config.checkpointStore();
         if (parts != null) {
             LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId, store.describe());
-            events.publish(new air.runtime.JobEvent.Recovering(config.name(), self, air.runtime.impl.event.JobEvents.now(), restoredId));
+            events.publish(new JobEvent.Recovering(config.name(), self, JobEvents.now(), restoredId));
         } else {
             LOG.info("job '{}': checkpoints every {} ms to {} (nothing to resume from)", config.name(), config.checkpointIntervalMs(),
                     store.describe());

@@ -2,10 +2,10 @@ package air.runtime.impl.exec;
 
 import air.channels.Frame;
 import air.channels.Transport;
-import air.wire.WireIn;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.replica.HostedInboxes;
+import air.wire.WireIn;
 import java.time.Duration;
 
 /**

@@ -9,6 +9,7 @@ import air.runtime.impl.replica.ReplicaService;
 import air.runtime.impl.replica.ReplicationContext;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,7 +95,7 @@ final class ReplicatedState implements FaultTolerance {
 
     /** Takes blocks over until every live peer is finishing, so that no share is left without a host. */
     @Override
-    public boolean afterTasklets(java.util.function.BooleanSupplier joinTasklets) {
+    public boolean afterTasklets(BooleanSupplier joinTasklets) {
         boolean interrupted = false;
         try {
             takeover.beginFinishing();

@@ -2,13 +2,26 @@ package air.runtime.impl.exec;
 
 import air.runtime.Job;
 import air.runtime.JobConfig;
-import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import air.runtime.JvmFlags;
+import air.runtime.impl.cluster.ClusterAccess;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.cluster.PlanFingerprint;
+import air.runtime.impl.event.JobEvents;
+import air.runtime.impl.ops.ProgressSnapshot;
+import air.runtime.impl.ops.WindowFinal;
 import air.runtime.plan.PhysicalPlan;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +44,9 @@ public final class RunningJob implements Job {
     private final long clusterJob;
     /** How this job survives failures: chosen once, in {@link FaultTolerance#of}. */
     private final FaultTolerance faultTolerance;
-    private final List<JobGraph> adopted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<JobGraph> adopted = new CopyOnWriteArrayList<>();
     /** Where this job's {@link air.runtime.JobEvent}s go: the listeners of its config. */
-    private air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private JobEvents events = JobEvents.NONE;
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob,
                        FaultTolerance faultTolerance) {
@@ -46,18 +59,18 @@ public final class RunningJob implements Job {
         this.startNanos = System.nanoTime();
     }
 
-    private static final java.util.concurrent.atomic.AtomicBoolean INLINE_HINT_GIVEN = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean INLINE_HINT_GIVEN = new AtomicBoolean();
 
     public static RunningJob start(PhysicalPlan plan, JobConfig config) {
-        if (!INLINE_HINT_GIVEN.getAndSet(true) && !air.runtime.JvmFlags.operatorsForceInlined()) {
-            LOG.info("for full speed run the JVM with {} (see README, Tuning)", String.join(" ", air.runtime.JvmFlags.recommended()));
+        if (!INLINE_HINT_GIVEN.getAndSet(true) && !JvmFlags.operatorsForceInlined()) {
+            LOG.info("for full speed run the JVM with {} (see README, Tuning)", String.join(" ", JvmFlags.recommended()));
         }
         JobContext context = new JobContext(config.name());
-        ClusterSession cluster = config.cluster() == null ? null : air.runtime.impl.cluster.ClusterAccess.session(config.cluster());
+        ClusterSession cluster = config.cluster() == null ? null : ClusterAccess.session(config.cluster());
         int self = cluster == null ? 0 : cluster.self();
         int peers = cluster == null ? 1 : cluster.peers();
-        air.runtime.impl.event.JobEvents events = new air.runtime.impl.event.JobEvents(config.listeners());
-        io.micrometer.core.instrument.MeterRegistry registry = config.meterRegistryOrDefault();
+        JobEvents events = new JobEvents(config.listeners());
+        MeterRegistry registry = config.meterRegistryOrDefault();
         FaultTolerance ft = FaultTolerance.of(plan, config, cluster, registry);
         long clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft.fingerprintSuffix());
         JobGraph graph;
@@ -76,7 +89,7 @@ public final class RunningJob implements Job {
         job.events = events;
         ft.started(job, plan, config, context, events, registry);
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
-        events.publish(new air.runtime.JobEvent.Started(config.name(), self, System.currentTimeMillis(), graph.tasklets().size(),
+        events.publish(new JobEvent.Started(config.name(), self, System.currentTimeMillis(), graph.tasklets().size(),
                 config.workers()));
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
@@ -87,7 +100,7 @@ public final class RunningJob implements Job {
 
     /** Starts the tasklets of blocks taken over from a dead peer (on the takeover's thread). */
     void startAdopted(List<JobGraph> graphs) {
-        List<Tasklet> tasklets = new java.util.ArrayList<>();
+        List<Tasklet> tasklets = new ArrayList<>();
         for (JobGraph g : graphs) {
             adopted.add(g);
             graph.meterAlso(g);
@@ -99,7 +112,7 @@ public final class RunningJob implements Job {
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
     private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
         CodecCheck.requireCodecs(plan, config, "its partials cannot travel between peers");
-        String fingerprint = air.runtime.impl.cluster.PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
+        String fingerprint = PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
             return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
                     "job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null)));
@@ -120,7 +133,7 @@ public final class RunningJob implements Job {
     }
 
     /** Replication: the receivers of remote items, joined after the finish barrier. */
-    private final List<Thread> receiverThreads = new java.util.ArrayList<>();
+    private final List<Thread> receiverThreads = new ArrayList<>();
 
     private void startThreads(List<Tasklet> tasklets, List<JobGraph> graphs) {
         running.addAndGet(tasklets.size());
@@ -149,13 +162,13 @@ public final class RunningJob implements Job {
     /** Logs, once per stall, the windows that stayed open for a whole period and who holds them back. */
     private void startStallWatch(long periodMs) {
         stallWatch = Thread.ofVirtual().name(context.jobName() + "/stall-watch").start(() -> {
-            List<air.runtime.impl.ops.WindowFinal> finals = graph.finals();
+            List<WindowFinal> finals = graph.finals();
             long[] seen = new long[finals.size()];
-            java.util.Arrays.fill(seen, Long.MAX_VALUE);
+            Arrays.fill(seen, Long.MAX_VALUE);
             while (running.get() > 0 && !context.isCancelled()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(periodMs * 1_000_000L);
+                LockSupport.parkNanos(periodMs * 1_000_000L);
                 for (int i = 0; i < finals.size(); i++) {
-                    air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
+                    ProgressSnapshot s = finals.get(i).snapshot();
                     if (s.waiting() && s.oldestOpenEpoch() == seen[i] && running.get() > 0) {
                         LOG.warn("job '{}': {} {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
                                 name(), finals.get(i).info().name(), graph.describeFinal(i), periodMs, s.oldestOpenEpoch(),
@@ -171,9 +184,9 @@ public final class RunningJob implements Job {
     public String progressReport() {
         StringBuilder sb = new StringBuilder("job '").append(name()).append("' ").append(status());
         for (JobGraph g : graphs()) { // this peer's own instances, then those of blocks taken over
-            List<air.runtime.impl.ops.WindowFinal> finals = g.finals();
+            List<WindowFinal> finals = g.finals();
             for (int i = 0; i < finals.size(); i++) {
-                air.runtime.impl.ops.ProgressSnapshot s = finals.get(i).snapshot();
+                ProgressSnapshot s = finals.get(i).snapshot();
                 sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(g.describeFinal(i)).append(": ");
                 if (s.waiting()) {
                     sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
@@ -207,7 +220,7 @@ public final class RunningJob implements Job {
                 context.cancel();
             }
             if (stallWatch != null) {
-                java.util.concurrent.locks.LockSupport.unpark(stallWatch);
+                LockSupport.unpark(stallWatch);
                 try {
                     stallWatch.join();
                 } catch (InterruptedException e) {
@@ -264,7 +277,7 @@ public final class RunningJob implements Job {
 
     /** This peer's own graph and those of blocks it took over. */
     private List<JobGraph> graphs() {
-        List<JobGraph> all = new java.util.ArrayList<>();
+        List<JobGraph> all = new ArrayList<>();
         all.add(graph);
         all.addAll(adopted);
         return all;
@@ -279,7 +292,7 @@ public final class RunningJob implements Job {
                 return;
             }
             LOG.info("job '{}': peer {}'s part is done; waiting for the other peers", name(), cluster.self());
-            events.publish(new air.runtime.JobEvent.PartDone(name(), cluster.self(), System.currentTimeMillis()));
+            events.publish(new JobEvent.PartDone(name(), cluster.self(), System.currentTimeMillis()));
             cluster.finishBarrier(clusterJob);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -297,16 +310,16 @@ public final class RunningJob implements Job {
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.FAILED;
             LOG.error("job '{}' FAILED after {} ms: {}", name(), elapsed().toMillis(), failure.getMessage());
-            events.publish(new air.runtime.JobEvent.Failed(name(), peer(), System.currentTimeMillis(), String.valueOf(failure.getMessage())));
+            events.publish(new JobEvent.Failed(name(), peer(), System.currentTimeMillis(), String.valueOf(failure.getMessage())));
         } else if (context.isCancelled()) {
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.CANCELLED;
             LOG.info("job '{}' CANCELLED after {} ms", name(), elapsed().toMillis());
-            events.publish(new air.runtime.JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
+            events.publish(new JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
         } else {
             status = JobStatus.FINISHED;
             LOG.info("job '{}' FINISHED in {} ms", name(), elapsed().toMillis());
-            events.publish(new air.runtime.JobEvent.Finished(name(), peer(), System.currentTimeMillis(), elapsed().toMillis()));
+            events.publish(new JobEvent.Finished(name(), peer(), System.currentTimeMillis(), elapsed().toMillis()));
         }
         metrics.recordEnd(elapsed(), status);
     }

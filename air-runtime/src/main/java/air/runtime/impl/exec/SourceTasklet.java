@@ -1,9 +1,9 @@
 package air.runtime.impl.exec;
 
-import air.wire.WireIn;
-import air.wire.WireOut;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.Inlet;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.concurrent.locks.LockSupport;
 
 /**

@@ -1,8 +1,10 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
+import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.event.JobEvents;
 import air.runtime.impl.replica.ReplicaService;
 import air.runtime.impl.replica.ReplicationContext;
 import air.runtime.plan.PhysicalPlan;
@@ -10,6 +12,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -51,7 +54,7 @@ final class Takeover {
     private final Counter count;
     private final AtomicInteger restoring = new AtomicInteger();
     private boolean finishing;
-    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private volatile JobEvents events = JobEvents.NONE;
     private int underWay;
 
     Takeover(PhysicalPlan plan, JobConfig config, JobContext context, ReplicationContext replication, CheckpointCoordinator coordinator,
@@ -69,7 +72,7 @@ final class Takeover {
     }
 
     /** Where {@link air.runtime.JobEvent.Takeover} and {@link air.runtime.JobEvent.RunningAgain} go. */
-    void events(air.runtime.impl.event.JobEvents publisher) {
+    void events(JobEvents publisher) {
         events = publisher;
     }
 
@@ -127,7 +130,7 @@ final class Takeover {
                 if (pending.decrementAndGet() == 0) {
                     LOG.info("job '{}' RUNNING again on peer {}: every tasklet of peer {}'s share back at checkpoint {} after {} ms",
                             config.name(), self(), dead, held.id(), (System.nanoTime() - detected) / 1_000_000);
-                    events.publish(new air.runtime.JobEvent.RunningAgain(config.name(), self(), air.runtime.impl.event.JobEvents.now(),
+                    events.publish(new JobEvent.RunningAgain(config.name(), self(), JobEvents.now(),
                             dead, held.id(), (System.nanoTime() - detected) / 1_000_000));
                 }
             };
@@ -153,9 +156,9 @@ final class Takeover {
             duration.record(nanos, TimeUnit.NANOSECONDS);
             count.increment();
             LOG.info("job '{}' TAKEOVER on peer {}: runs peer {}'s block(s) {} from checkpoint {} ({} tasklets), {} ms after the loss",
-                    config.name(), self(), dead, java.util.Arrays.toString(blocks), held.id(), parts.size(), nanos / 1_000_000);
-            events.publish(new air.runtime.JobEvent.Takeover(config.name(), self(), air.runtime.impl.event.JobEvents.now(), dead,
-                    air.runtime.impl.event.JobEvents.list(blocks), held.id()));
+                    config.name(), self(), dead, Arrays.toString(blocks), held.id(), parts.size(), nanos / 1_000_000);
+            events.publish(new JobEvent.Takeover(config.name(), self(), JobEvents.now(), dead,
+                    JobEvents.list(blocks), held.id()));
         } catch (RuntimeException e) {
             onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": it could not take over "
                     + "peer " + dead + "'s share: " + e.getMessage(), e));

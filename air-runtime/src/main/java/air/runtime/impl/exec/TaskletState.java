@@ -1,10 +1,11 @@
 package air.runtime.impl.exec;
 
-import air.wire.WireIn;
-import air.wire.WireOut;
 import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Snapshotting;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What a checkpoint captures of one tasklet's fused chain: the stateful operators in chain order
@@ -39,7 +40,7 @@ final class TaskletState {
      *
      * @return whether the tasklet had finished
      */
-    boolean restoreChain(WireIn in, boolean finished, Checkpointing checkpoints, java.util.function.Supplier<WireOut> finalState) {
+    boolean restoreChain(WireIn in, boolean finished, Checkpointing checkpoints, Supplier<WireOut> finalState) {
         for (Snapshotting s : ops) {
             s.restoreFrom(in);
         }

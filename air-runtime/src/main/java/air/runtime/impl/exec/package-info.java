@@ -12,3 +12,4 @@
  * loop (see {@link air.runtime.JvmFlags}).
  */
 package air.runtime.impl.exec;
+

@@ -1,6 +1,7 @@
 package air.runtime.impl.inbound;
 
 import air.runtime.impl.ops.ShuffleItem;
+import java.util.List;
 
 /**
  * Barrier alignment on an inbound edge, chosen once per job: {@link #NONE} without snapshots,
@@ -21,7 +22,7 @@ public interface Alignment {
     long aligned(EndOfStreamCounter ends);
 
     /** The aligned checkpoint was captured: aligning moves to the next one, and the items held back come out, in order. */
-    java.util.List<ShuffleItem> releaseHeld();
+    List<ShuffleItem> releaseHeld();
 
     /** No snapshots: a barrier is a protocol error, nothing waits. */
     Alignment NONE = new Alignment() {
@@ -47,8 +48,8 @@ public interface Alignment {
         }
 
         @Override
-        public java.util.List<ShuffleItem> releaseHeld() {
-            return java.util.List.of();
+        public List<ShuffleItem> releaseHeld() {
+            return List.of();
         }
     };
 }

@@ -4,6 +4,7 @@ import air.runtime.impl.ops.FramePartial;
 import air.runtime.impl.ops.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.Arrays;
 
 /**
  * Drops what an instance already has from a producer. Replication needs it: a producer replayed
@@ -24,8 +25,8 @@ public final class RepeatFilter {
         this.epochLength = epochLength;
         this.lastFrame = new long[producers];
         this.creditFrontier = new long[producers];
-        java.util.Arrays.fill(lastFrame, Long.MIN_VALUE);
-        java.util.Arrays.fill(creditFrontier, Long.MIN_VALUE);
+        Arrays.fill(lastFrame, Long.MIN_VALUE);
+        Arrays.fill(creditFrontier, Long.MIN_VALUE);
     }
 
     /** The item, trimmed to what is new from its producer, or null when all of it was taken before. */

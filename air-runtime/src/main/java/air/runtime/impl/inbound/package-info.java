@@ -9,3 +9,4 @@
  * progress mode and fault-tolerance strategy by implementing {@link air.runtime.operator.Operator}.
  */
 package air.runtime.impl.inbound;
+

@@ -1,6 +1,8 @@
 package air.runtime.impl.ops;
 
+import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkWriter;
+import org.slf4j.LoggerFactory;
 
 /** A sink writer the engine can abort after a failure unless its owner closed it normally. */
 public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
@@ -18,9 +20,9 @@ public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
     }
 
     /** The checkpointed writer inside {@code writer} (guarded or not); fails if it is not one. */
-    public static air.runtime.api.CheckpointedSinkWriter<?> checkpointed(SinkWriter<?> writer) {
+    public static CheckpointedSinkWriter<?> checkpointed(SinkWriter<?> writer) {
         SinkWriter<?> inner = writer instanceof GuardedWriter<?> g ? g.writer : writer;
-        if (inner instanceof air.runtime.api.CheckpointedSinkWriter<?> c) {
+        if (inner instanceof CheckpointedSinkWriter<?> c) {
             return c;
         }
         throw new IllegalStateException(inner.getClass().getName() + " is not a CheckpointedSinkWriter");
@@ -35,7 +37,7 @@ public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
     @Override
     public void close() {
         if (closed) {
-            org.slf4j.LoggerFactory.getLogger(GuardedWriter.class).warn("sink writer {} closed twice; the second close is ignored",
+            LoggerFactory.getLogger(GuardedWriter.class).warn("sink writer {} closed twice; the second close is ignored",
                     writer.getClass().getName(), new IllegalStateException("second close"));
             return;
         }

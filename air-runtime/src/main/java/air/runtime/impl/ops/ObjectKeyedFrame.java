@@ -1,8 +1,8 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.routing.KeyRouting;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
 import java.util.Iterator;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package air.runtime.impl.ops;
 
-import air.wire.WireIn;
-import air.wire.WireOut;
 import air.runtime.api.Codec;
 import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
 
 /**
  * The wire form of shuffle items between peers: kind, destination instance, producer, then the

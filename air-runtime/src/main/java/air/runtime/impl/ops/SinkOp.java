@@ -2,6 +2,8 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.SinkWriter;
 import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
 
 /** The tail that hands records to a user sink writer. */
 public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
@@ -68,7 +70,7 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     }
 
     @Override
-    public void snapshotTo(air.wire.WireOut out, long checkpointId) {
+    public void snapshotTo(WireOut out, long checkpointId) {
         byte[] state;
         try {
             state = GuardedWriter.checkpointed(writer).snapshot(checkpointId);
@@ -79,7 +81,7 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     }
 
     @Override
-    public void restoreFrom(air.wire.WireIn in) {
+    public void restoreFrom(WireIn in) {
         received = in.getLong();
         byte[] state = in.getBytes();
         try {

@@ -1,6 +1,8 @@
 package air.runtime.impl.ops;
 
 import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.function.ToLongFunction;
 
 /**
@@ -124,12 +126,12 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     }
 
     @Override
-    public void snapshotTo(air.wire.WireOut out, long checkpointId) {
+    public void snapshotTo(WireOut out, long checkpointId) {
         out.putLong(maxSeen).putLong(lastWatermark).putLong(received);
     }
 
     @Override
-    public void restoreFrom(air.wire.WireIn in) {
+    public void restoreFrom(WireIn in) {
         maxSeen = in.getLong();
         lastWatermark = in.getLong();
         received = in.getLong();

@@ -13,3 +13,4 @@
  * {@code impl.routing}) or handled in front of the operator ({@code impl.inbound}).
  */
 package air.runtime.impl.ops;
+

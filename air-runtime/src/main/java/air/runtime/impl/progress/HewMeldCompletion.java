@@ -7,6 +7,7 @@ import air.wire.WireOut;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Hew-meld: per input a credit ledger melds the producers' credit; an epoch is complete when it
@@ -24,7 +25,7 @@ public final class HewMeldCompletion implements Completion {
     private final long[][] frontiers;
     private final Listener listener;
     /** Several inputs: epochs complete on some inputs, not yet on all (not checkpointed: progress covers them on restore). */
-    private final java.util.TreeSet<Long> partlyComplete = new java.util.TreeSet<>();
+    private final TreeSet<Long> partlyComplete = new TreeSet<>();
     private long completeBelow = Long.MIN_VALUE;
 
     public HewMeldCompletion(String operator, long epochLength, int[] producersPerInput, Listener listener) {

@@ -7,3 +7,4 @@
  * place that knows which mode runs: operators see {@code onProgress(completeBelow)} either way.
  */
 package air.runtime.impl.progress;
+

@@ -1,6 +1,7 @@
 package air.runtime.impl.replica;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.IntStream;
 
 /**
  * Which peer hosts each block of instances. Block {@code b} is the instances peer {@code b} started
@@ -37,6 +38,6 @@ public final class Placement {
 
     /** The blocks {@code peer} hosts now. */
     public synchronized int[] blocksOn(int peer) {
-        return java.util.stream.IntStream.range(0, host.length()).filter(b -> host.get(b) == peer).toArray();
+        return IntStream.range(0, host.length()).filter(b -> host.get(b) == peer).toArray();
     }
 }

@@ -2,20 +2,25 @@ package air.runtime.impl.replica;
 
 import air.channels.Channels;
 import air.channels.Frame;
+import air.runtime.JobEvent;
+import air.runtime.api.CheckpointStore;
+import air.runtime.impl.checkpoint.PartNames;
+import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.event.JobEvents;
 import air.wire.FrameException;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import air.runtime.api.CheckpointStore;
-import air.runtime.impl.cluster.ClusterSession;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -61,7 +66,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private volatile boolean warnedAlone;
     /** What the last replicated snapshot covered and where it went: a change is logged (launchers wait for it). */
     private String lastCovered = "";
-    private volatile air.runtime.impl.event.JobEvents events = air.runtime.impl.event.JobEvents.NONE;
+    private volatile JobEvents events = JobEvents.NONE;
     private volatile String jobName = "";
 
     public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
@@ -75,7 +80,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     }
 
     /** Where {@link air.runtime.JobEvent.StateReplicated} goes (for job {@code name}); set before any tasklet runs. */
-    public void events(String name, air.runtime.impl.event.JobEvents publisher) {
+    public void events(String name, JobEvents publisher) {
         jobName = name;
         events = publisher;
     }
@@ -93,7 +98,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             out.putInt(b);
         }
         out.putInt(parts.size());
-        for (Map.Entry<String, byte[]> e : new java.util.TreeMap<>(parts).entrySet()) {
+        for (Map.Entry<String, byte[]> e : new TreeMap<>(parts).entrySet()) {
             out.putString(e.getKey()).putBytes(e.getValue());
         }
         ByteBuffer message = out.buffer();
@@ -137,14 +142,14 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 acks.remove(id);
             }
         }
-        String covered = java.util.Arrays.toString(blocks) + " on peer(s) " + acked;
+        String covered = Arrays.toString(blocks) + " on peer(s) " + acked;
         if (!covered.equals(lastCovered)) { // the first snapshot, a takeover's blocks, or a new replica after a loss
             lastCovered = covered;
             LOG.info("peer {}: state of block(s) {} replicated at checkpoint {} on peer(s) {}", session.self(),
-                    java.util.Arrays.toString(blocks), id, acked);
+                    Arrays.toString(blocks), id, acked);
         }
-        events.publish(new air.runtime.JobEvent.StateReplicated(jobName, session.self(), air.runtime.impl.event.JobEvents.now(),
-                air.runtime.impl.event.JobEvents.list(blocks), id, acked));
+        events.publish(new JobEvent.StateReplicated(jobName, session.self(), JobEvents.now(),
+                JobEvents.list(blocks), id, acked));
         WireOut note = new WireOut(32 + 4 * blocks.length);
         note.putByte(REPLICATED).putLong(job).putInt(session.self()).putLong(id).putInt(blocks.length);
         for (int b : blocks) {
@@ -162,7 +167,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     /** The blocks a snapshot's parts belong to. */
     private int[] blocksOf(Set<String> names) {
-        return names.stream().mapToInt(n -> air.runtime.impl.checkpoint.PartNames.instanceOf(n) / workers).distinct().sorted().toArray();
+        return names.stream().mapToInt(n -> PartNames.instanceOf(n) / workers).distinct().sorted().toArray();
     }
 
     private void noteReplicated(long id, int[] blocks) {

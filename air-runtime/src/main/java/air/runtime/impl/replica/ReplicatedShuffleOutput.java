@@ -1,11 +1,11 @@
 package air.runtime.impl.replica;
 
 import air.channels.Transport;
-import air.wire.WireOut;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
+import air.wire.WireOut;
 
 /**
  * A shuffle edge across peers under replication, as one upstream instance sees it. Destinations

@@ -3,6 +3,7 @@ package air.runtime.impl.replica;
 import air.runtime.impl.cluster.ClusterSession;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -14,7 +15,7 @@ public record ReplicationContext(ClusterSession session, Placement placement, Ma
                                  ReplicaService replicas, List<ReplicatedShuffleOutput> outputs) {
 
     public static ReplicationContext create(ClusterSession session, ReplicaService replicas) {
-        return new ReplicationContext(session, new Placement(session.peers()), new java.util.concurrent.ConcurrentHashMap<>(),
+        return new ReplicationContext(session, new Placement(session.peers()), new ConcurrentHashMap<>(),
                 replicas, new CopyOnWriteArrayList<>());
     }
 

@@ -11,3 +11,4 @@
  * over MPJ Express niodev every link breaks, so there only checkpointing and rollback is offered.
  */
 package air.runtime.impl.replica;
+

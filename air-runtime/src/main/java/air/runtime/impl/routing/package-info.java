@@ -6,3 +6,4 @@
  * peer, which is what lets peers route without a coordinator.
  */
 package air.runtime.impl.routing;
+

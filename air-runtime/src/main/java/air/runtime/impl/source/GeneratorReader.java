@@ -2,15 +2,16 @@ package air.runtime.impl.source;
 
 import air.runtime.api.Emitter;
 import air.runtime.api.SourceReader;
-import java.util.function.LongFunction;
+import air.runtime.impl.ops.PaddedOperator;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 
 /**
  * Emits {@code fn(i)} for the indices {@code first, first + stride, ... < end}; optionally paced so
  * that index {@code i} is not emitted before {@code startNanos + i / rate} seconds. Its position is
  * the next index, so a replay after {@code seek} is exact.
  */
-public final class GeneratorReader<T> extends air.runtime.impl.ops.PaddedOperator implements SourceReader<T> {
+public final class GeneratorReader<T> extends PaddedOperator implements SourceReader<T> {
 
     private final LongFunction<? extends T> fn;
     private final long stride;

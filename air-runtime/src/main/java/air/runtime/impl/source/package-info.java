@@ -4,3 +4,4 @@
  * its position is a plain number so that checkpoints and takeovers can seek back to it.
  */
 package air.runtime.impl.source;
+

@@ -5,6 +5,7 @@ import air.runtime.api.WindowResult;
 import air.runtime.plan.OperatorInfo;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /** Real frames and partials for tests of the layers around the window operators: counts per long key. */
 public final class TestFrames {
@@ -18,7 +19,7 @@ public final class TestFrames {
 
     public static KeyedFrameFactory<Long> factory() {
         return new KeyedFrameFactory<>(LongKeyedFrame.class.getConstructors()[0], INFO,
-                (java.util.function.ToLongFunction<Long>) x -> x, COUNT);
+                (ToLongFunction<Long>) x -> x, COUNT);
     }
 
     /** A frame holding one record per given key (a key given twice counts 2). */
