@@ -15,6 +15,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -302,8 +303,10 @@ public final class TcpTransport implements Transport {
         checkPeer(peer);
         try {
             synchronized (sockets[peer][lane]) {
-                sockets[peer][lane].getOutputStream().write(bytes);
-                sockets[peer][lane].getOutputStream().flush();
+                // one stream for both calls: the receiver may drop the link (and this side close the socket) right after the write
+                OutputStream out = sockets[peer][lane].getOutputStream();
+                out.write(bytes);
+                out.flush();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
