@@ -37,7 +37,8 @@ final class CheckpointRollback implements FaultTolerance {
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
         coordinator = recovery.coordinator(context::fail);
         JobGraph graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(),
-                recovery.forTasklets(coordinator), null, -1, exactlyOnceBecause());
+                recovery.forTasklets(coordinator), ShuffleWiring.fixed(cluster == null ? null : cluster.transport()), -1,
+                exactlyOnceBecause());
         coordinator.expect(graph.parts());
         return graph;
     }

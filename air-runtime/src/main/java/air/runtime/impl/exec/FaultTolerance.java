@@ -73,7 +73,7 @@ interface FaultTolerance {
         @Override
         public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
             return JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(), part -> Checkpointing.OFF,
-                    null, -1, null);
+                    ShuffleWiring.fixed(cluster == null ? null : cluster.transport()), -1, null);
         }
     };
 }

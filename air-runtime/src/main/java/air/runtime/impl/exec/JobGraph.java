@@ -6,7 +6,6 @@ import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.checkpoint.PartNames;
-import air.runtime.impl.cluster.ClusterShuffleOutput;
 import air.runtime.impl.inbound.Alignment;
 import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
@@ -37,9 +36,6 @@ import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
-import air.runtime.impl.replica.HostedInboxes;
-import air.runtime.impl.replica.ReplicatedShuffleOutput;
-import air.runtime.impl.replica.ReplicationContext;
 import air.runtime.impl.routing.WindowRouter;
 import air.runtime.impl.source.GeneratorReader;
 import air.runtime.operator.Operator;
@@ -101,13 +97,13 @@ final class JobGraph {
     private final int peers;
     /** The block of instances this graph builds: this peer's own, or a dead peer's it takes over. */
     private final int block;
-    /** Replication: what the job's tasklets share on this peer; null without. */
-    private final ReplicationContext replication;
+    /** How shuffles cross peers: fixed, or following a placement that takeovers change (replication). */
+    private final ShuffleWiring wiring;
     /** Replication: the receivers of remote shuffle items, which run until the job ends everywhere. */
     private final List<RemoteShuffleTasklet> receivers = new ArrayList<>();
 
     private JobGraph(JobConfig config, JobContext context, Transport transport, Function<String, Checkpointing> checkpoints,
-                     ReplicationContext replication, int block, String exactlyOnceBecause) {
+                     ShuffleWiring wiring, int block, String exactlyOnceBecause) {
         this.exactlyOnceBecause = exactlyOnceBecause;
         this.checkpoints = checkpoints;
         this.config = config;
@@ -116,7 +112,7 @@ final class JobGraph {
         this.self = transport == null ? 0 : transport.self();
         this.peers = transport == null ? 1 : transport.peers();
         this.block = block < 0 ? self : block;
-        this.replication = replication;
+        this.wiring = wiring;
         this.specializer = new ClassSpecializer(config.specializeOperators());
     }
 
@@ -128,7 +124,7 @@ final class JobGraph {
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < instances.length; i++) {
             int block = instances[i] / config.workers();
-            int host = replication == null ? block : replication.placement().hostOf(block); // where it runs now
+            int host = wiring.hostOf(block); // where it runs now
             sb.append(i == 0 ? "" : ", ").append(instances[i]).append(" (peer ").append(host).append(')');
         }
         return sb.append(']').toString();
@@ -149,21 +145,19 @@ final class JobGraph {
      * with the receivers of remote shuffle items) or, under replication, a dead peer's block it
      * takes over. A vertex of parallelism W has W instances on every peer: instance {@code i} of
      * block {@code b} is global instance {@code b * W + i} of {@code peers * W}. The fault-tolerance
-     * strategy gives each tasklet's link to snapshots ({@code checkpoints}), the replication
-     * context (null without) and why sinks must be exactly-once (null when they need not be).
+     * strategy gives each tasklet's link to snapshots ({@code checkpoints}), how shuffles cross
+     * peers ({@code wiring}) and why sinks must be exactly-once (null when they need not be).
      */
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
                           Function<String, Checkpointing> checkpoints,
-                          ReplicationContext replication, int block, String exactlyOnceBecause) {
-        JobGraph graph = new JobGraph(config, context, transport, checkpoints, replication, block, exactlyOnceBecause);
+                          ShuffleWiring wiring, int block, String exactlyOnceBecause) {
+        JobGraph graph = new JobGraph(config, context, transport, checkpoints, wiring, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
             if (v.head() instanceof HeadSpec.FinalWindow) {
                 Inbox[] in = new Inbox[v.parallelism()];
                 for (int i = 0; i < in.length; i++) {
                     in[i] = new Inbox(config.queueCapacity(), context);
-                    if (replication != null) {
-                        replication.hostedFor(v.id(), graph.globalParallelism(v)).host(graph.global(i, v), in[i]);
-                    }
+                    wiring.hosted(v.id(), graph.globalParallelism(v), graph.global(i, v), in[i]);
                 }
                 graph.inboxes.put(v.id(), in);
             }
@@ -175,9 +169,10 @@ final class JobGraph {
             for (VertexPlan v : plan.vertices()) {
                 if (v.tail() instanceof TailSpec.PartialWindow pw) {
                     RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
-                            Channels.data(v.id()), codecFor(pw), v.parallelism(), graph.hostedInboxes(plan.vertices().get(v.id() + 1)),
-                            replication == null);
-                    if (replication != null) {
+                            Channels.data(v.id()), codecFor(pw), v.parallelism(),
+                            wiring.hostedInboxes(v.id() + 1, graph.globalParallelism(plan.vertices().get(v.id() + 1))),
+                            !wiring.receiversOutliveTasklets());
+                    if (wiring.receiversOutliveTasklets()) {
                         graph.receivers.add(r); // runs until the job has ended on every live peer
                     } else {
                         graph.tasklets.add(r);
@@ -186,19 +181,6 @@ final class JobGraph {
             }
         }
         return graph;
-    }
-
-    /** The inboxes of final vertex {@code v} hosted on this peer, by global instance. */
-    private HostedInboxes hostedInboxes(VertexPlan v) {
-        if (replication != null) {
-            return replication.hostedFor(v.id(), globalParallelism(v));
-        }
-        HostedInboxes fixed = new HostedInboxes(globalParallelism(v));
-        Inbox[] local = inboxes.get(v.id());
-        for (int i = 0; i < local.length; i++) {
-            fixed.host(global(i, v), local[i]);
-        }
-        return fixed;
     }
 
     /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
@@ -311,14 +293,7 @@ final class JobGraph {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
         }
-        if (replication != null) {
-            ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer,
-                    destinations.length, replication.session(), Channels.data(v.id()), codecFor(pw), replication.placement(),
-                    replication.hostedFor(v.id() + 1, destinations.length * peers), replication.replicas());
-            replication.outputs().add(out);
-            return out;
-        }
-        return new ClusterShuffleOutput(producer, destinations, transport, Channels.data(v.id()), codecFor(pw));
+        return wiring.remoteOutput(producer, v.id() + 1, destinations, peers, Channels.data(v.id()), codecFor(pw));
     }
 
     private KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {

@@ -69,7 +69,7 @@ final class ReplicatedState implements FaultTolerance {
         CheckpointCoordinator c = coordinator;
         long interval = config.replicationIntervalMs() * 1_000_000L;
         JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),
-                replication, -1, exactlyOnceBecause());
+                ShuffleWiring.replicated(replication), -1, exactlyOnceBecause());
         coordinator.expect(graph.parts());
         return graph;
     }

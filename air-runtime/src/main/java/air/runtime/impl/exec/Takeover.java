@@ -144,7 +144,7 @@ final class Takeover {
                     pending.incrementAndGet();
                     restoring.incrementAndGet();
                     return new Checkpointing(coordinator, interval, held.id(), bytes, restored, true);
-                }, replication, b, "replication"));
+                }, ShuffleWiring.replicated(replication), b, "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
             coordinator.expectMore(parts);
