@@ -61,6 +61,16 @@ final class Checkpointing {
         return catchUp ? coordinator.newestOffered() : 0;
     }
 
+    /**
+     * Whether another tasklet of this peer has already offered a part of checkpoint {@code id}: a
+     * source that is behind must then take it at once, even when checkpoints are backlogged, or the
+     * backlog never drains (measured: a lagging source postponed the very checkpoint that held the
+     * backlog, and the job waited forever).
+     */
+    boolean begun(long id) {
+        return coordinator.newestOffered() >= id;
+    }
+
     /** Whether this peer has so many checkpoints under way that a source should wait before starting another. */
     boolean backlogged() {
         return coordinator.underWay() >= MAX_UNDER_WAY;

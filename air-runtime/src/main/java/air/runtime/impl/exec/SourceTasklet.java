@@ -105,7 +105,8 @@ final class SourceTasklet<T> extends Tasklet {
 
     private void checkpoint() {
         boolean catchingUp = nextCheckpoint <= checkpoints.catchUpTarget();
-        if (!catchingUp && checkpoints.backlogged()) {
+        // never hold back a checkpoint another tasklet has begun: it stays under way until this one's part is in
+        if (!catchingUp && checkpoints.backlogged() && !checkpoints.begun(nextCheckpoint)) {
             // the disk is behind: take this checkpoint a little later rather than queue another
             nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos() / 4;
             return;

@@ -16,10 +16,10 @@ import air.runtime.sink.CallbackSink;
 import air.runtime.sink.CollectSink;
 import air.runtime.source.GeneratorSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The three fault-tolerance strategies as the job's lifecycle sees them, chosen from the config alone. */
@@ -27,7 +27,7 @@ class FaultToleranceTest {
 
     /** A store in memory that records what is written. */
     static final class MemoryStore implements CheckpointStore {
-        final List<String> written = new ArrayList<>();
+        final List<String> written = new CopyOnWriteArrayList<>();
 
         @Override
         public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
