@@ -10,13 +10,10 @@ import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.cluster.PlanFingerprint;
 import air.runtime.impl.event.JobEvents;
-import air.runtime.impl.ops.ProgressSnapshot;
-import air.runtime.impl.ops.WindowFinal;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -93,7 +90,7 @@ public final class RunningJob implements Job {
                 config.workers()));
         job.startThreads();
         if (config.stallReportMs() > 0 && !job.graph.finals().isEmpty()) {
-            job.startStallWatch(config.stallReportMs());
+            job.stallWatch = ProgressReports.startStallWatch(context, graph, config.stallReportMs(), () -> job.running.get() > 0);
         }
         return job;
     }
@@ -159,46 +156,10 @@ public final class RunningJob implements Job {
         }
     }
 
-    /** Logs, once per stall, the windows that stayed open for a whole period and who holds them back. */
-    private void startStallWatch(long periodMs) {
-        stallWatch = Thread.ofVirtual().name(context.jobName() + "/stall-watch").start(() -> {
-            List<WindowFinal> finals = graph.finals();
-            long[] seen = new long[finals.size()];
-            Arrays.fill(seen, Long.MAX_VALUE);
-            while (running.get() > 0 && !context.isCancelled()) {
-                LockSupport.parkNanos(periodMs * 1_000_000L);
-                for (int i = 0; i < finals.size(); i++) {
-                    ProgressSnapshot s = finals.get(i).snapshot();
-                    if (s.waiting() && s.oldestOpenEpoch() == seen[i] && running.get() > 0) {
-                        LOG.warn("job '{}': {} {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
-                                name(), finals.get(i).info().name(), graph.describeFinal(i), periodMs, s.oldestOpenEpoch(),
-                                graph.describeUpstream(s.holders()));
-                    }
-                    seen[i] = s.waiting() ? s.oldestOpenEpoch() : Long.MAX_VALUE;
-                }
-            }
-        });
-    }
-
     @Override
     public String progressReport() {
-        StringBuilder sb = new StringBuilder("job '").append(name()).append("' ").append(status());
-        for (JobGraph g : graphs()) { // this peer's own instances, then those of blocks taken over
-            List<WindowFinal> finals = g.finals();
-            for (int i = 0; i < finals.size(); i++) {
-                ProgressSnapshot s = finals.get(i).snapshot();
-                sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(g.describeFinal(i)).append(": ");
-                if (s.waiting()) {
-                    sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
-                      .append(g.describeUpstream(s.holders()));
-                } else {
-                    sb.append("no open window");
-                }
-            }
-        }
-        return sb.toString();
+        return ProgressReports.report(name(), status(), graphs());
     }
-
 
     @Override
     public String name() {
