@@ -11,26 +11,15 @@ import java.nio.ByteBuffer;
  */
 final class Checkpointing {
 
-    static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { }, false);
+    static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { });
 
     private final CheckpointCoordinator coordinator;
     private final long intervalNanos;
     private final long restoredId;
     private final byte[] restoredPart;
     private final Runnable onRestored;
-    private final boolean catchUp;
 
     Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
-        this(coordinator, intervalNanos, restoredId, restoredPart, onRestored, false);
-    }
-
-    /**
-     * @param catchUp a tasklet taken over from a dead peer: restored from an older checkpoint than
-     *                this peer has reached, its source sends the missing barriers at once
-     */
-    Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored,
-                  boolean catchUp) {
-        this.catchUp = catchUp;
         this.onRestored = onRestored;
         this.coordinator = coordinator;
         this.intervalNanos = intervalNanos;
@@ -56,16 +45,13 @@ final class Checkpointing {
         return restoredPart == null ? null : new WireIn(ByteBuffer.wrap(restoredPart), -1);
     }
 
-    /** For a taken-over source: the checkpoint number its barriers must reach without waiting (0: none). */
-    long catchUpTarget() {
-        return catchUp ? coordinator.newestOffered() : 0;
-    }
-
     /**
-     * Whether another tasklet of this peer has already offered a part of checkpoint {@code id}: a
-     * source that is behind must then take it at once, even when checkpoints are backlogged, or the
-     * backlog never drains (measured: a lagging source postponed the very checkpoint that held the
-     * backlog, and the job waited forever).
+     * Whether another tasklet of this peer has already offered a part of checkpoint {@code id}. Such
+     * a checkpoint is due at once, whatever the source's timer or the backlog says: it stays under
+     * way until every tasklet's part is in. This is how a source taken over from a dead peer
+     * (restored from an older checkpoint) sends the barriers it missed, and why a lagging source
+     * never postpones the very checkpoints that hold the backlog (measured: the job then waited
+     * forever).
      */
     boolean begun(long id) {
         return coordinator.newestOffered() >= id;

@@ -61,7 +61,7 @@ final class SourceTasklet<T> extends Tasklet {
                 break;
             }
             head.onEndOfBatch();
-            if (checkpoints.enabled() && (System.nanoTime() >= nextBarrierNanos || nextCheckpoint <= checkpoints.catchUpTarget())) {
+            if (checkpoints.enabled() && (System.nanoTime() >= nextBarrierNanos || checkpoints.begun(nextCheckpoint))) {
                 checkpoint();
             }
             if (n == 0) {
@@ -104,9 +104,7 @@ final class SourceTasklet<T> extends Tasklet {
     }
 
     private void checkpoint() {
-        boolean catchingUp = nextCheckpoint <= checkpoints.catchUpTarget();
-        // never hold back a checkpoint another tasklet has begun: it stays under way until this one's part is in
-        if (!catchingUp && checkpoints.backlogged() && !checkpoints.begun(nextCheckpoint)) {
+        if (!checkpoints.begun(nextCheckpoint) && checkpoints.backlogged()) {
             // the disk is behind: take this checkpoint a little later rather than queue another
             nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos() / 4;
             return;

@@ -143,7 +143,7 @@ final class Takeover {
                     }
                     pending.incrementAndGet();
                     restoring.incrementAndGet();
-                    return new Checkpointing(coordinator, interval, held.id(), bytes, restored, true);
+                    return new Checkpointing(coordinator, interval, held.id(), bytes, restored);
                 }, ShuffleWiring.replicated(replication), b, "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
