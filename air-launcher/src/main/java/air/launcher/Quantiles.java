@@ -2,8 +2,8 @@ package air.launcher;
 
 import java.util.Arrays;
 
-/** Nearest-rank quantiles of measured times, as the CHECK lines print them ({@code n/a} for none). */
-final class Quantiles {
+/** Nearest-rank quantiles of measured times: the CHECK lines' and the YSB report's ({@code n/a} or NaN for none). */
+public final class Quantiles {
 
     private Quantiles() {
     }
@@ -13,13 +13,15 @@ final class Quantiles {
         return Arrays.stream(values).filter(v -> v >= 0).sorted().toArray();
     }
 
+    /** The {@code p} quantile (nearest rank: the smallest value with at least {@code p} of them at or below it) of non-empty sorted values. */
+    public static long nearestRank(long[] sorted, double p) {
+        int r = (int) Math.ceil(p * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, r - 1))];
+    }
+
     /** The {@code p} quantile (nearest rank) of sorted values, or n/a for none. */
     static String rank(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return "n/a";
-        }
-        int r = (int) Math.ceil(p * sorted.length);
-        return Long.toString(sorted[Math.max(0, Math.min(sorted.length - 1, r - 1))]);
+        return sorted.length == 0 ? "n/a" : Long.toString(nearestRank(sorted, p));
     }
 
     static String max(long[] sorted) {

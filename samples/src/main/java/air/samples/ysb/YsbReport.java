@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.launcher.Quantiles;
 import air.runtime.plan.Progress;
 import air.workloads.ysb.YsbGenerator;
 import java.io.PrintStream;
@@ -53,13 +54,9 @@ public final class YsbReport {
                 latencies.length == 0 ? Double.NaN : latencies[0] / 1e6);
     }
 
-    /** Nearest-rank percentile of a sorted array. */
+    /** Nearest-rank percentile of a sorted array, NaN for none. */
     static double rank(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(p * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        return sorted.length == 0 ? Double.NaN : Quantiles.nearestRank(sorted, p);
     }
 
     /** Checks the total against the generator and the checksum against the reference; prints why not. */
