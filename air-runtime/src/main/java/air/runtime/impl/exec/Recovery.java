@@ -84,11 +84,12 @@ final class Recovery {
 
     /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
     static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {
-        return namePrefix(config) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n" + PlanFingerprint.of(plan, config, peers));
+        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n" + PlanFingerprint.of(plan, config, peers));
     }
 
-    private static String namePrefix(JobConfig config) {
-        return config.name().replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
+    /** What every checkpoint key of job {@code name} begins with. */
+    private static String namePrefix(String name) {
+        return name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
     }
 
     private static String digest(String text) {
@@ -157,7 +158,7 @@ final class Recovery {
 
     /** The checkpoint keys among {@code jobs} that name job {@code name} but not this run's {@code key}. */
     static List<String> othersOf(List<String> jobs, String name, String key) {
-        String prefix = name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
+        String prefix = namePrefix(name);
         return jobs.stream().filter(j -> j.startsWith(prefix) && !j.equals(key)
                 && j.substring(prefix.length()).matches("[0-9a-f]{12}")).toList();
     }

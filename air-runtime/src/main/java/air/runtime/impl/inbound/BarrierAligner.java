@@ -67,9 +67,4 @@ public final class BarrierAligner implements Alignment {
         held.clear();
         return release;
     }
-
-    /** Items waiting behind a barrier (diagnostics). */
-    public int heldBack() {
-        return held.size();
-    }
 }

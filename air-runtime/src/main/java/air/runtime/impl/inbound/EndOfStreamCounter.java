@@ -34,10 +34,6 @@ public final class EndOfStreamCounter {
         return count == ended.length;
     }
 
-    public int producers() {
-        return ended.length;
-    }
-
     public void snapshotTo(WireOut out) {
         out.putInt(ended.length);
         for (boolean e : ended) {

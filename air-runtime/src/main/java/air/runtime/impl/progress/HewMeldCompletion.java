@@ -85,7 +85,9 @@ public final class HewMeldCompletion implements Completion {
                 return;
             }
         }
-        partlyComplete.remove(epoch);
+        if (!partlyComplete.isEmpty()) { // only ever filled with several inputs: no boxing per epoch otherwise
+            partlyComplete.remove(epoch);
+        }
         listener.onEpochComplete(epoch);
     }
 
