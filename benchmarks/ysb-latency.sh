@@ -7,6 +7,8 @@
 #              throughput, measured first in throughput mode (default 200000,half)
 #     LAYOUTS  PEERSxWORKERS, comma-separated (default 1x2,2x1,4x1)
 #     windows  10 s windows per latency run, first and last excluded (default 13: YSB-SPEC 7.2 asks >= 12)
+# AIR_QUERY=ysbm (or wa) measures that query instead of YSB-mem, e.g. YSBM at 200 000 events/s:
+#   AIR_QUERY=ysbm ./air bench latency 200000 1x2
 # Prints SUSTAINABLE and LATENCY lines, then one table. Called by ./air bench latency. Every run's
 # output is checked (ysb-check.sh) against the loop's output at the same N and rate (YSB-SPEC 6.3 has
 # no reference for these); a run that differs says so (DIFFERS) and its figures are not reported.
@@ -17,6 +19,7 @@ RATES="${1:-200000,half}"
 LAYOUTS="${2:-1x2,2x1,4x1}"
 WINDOWS="${3:-13}"
 TP_EVENTS="${AIR_TP_EVENTS:-200M}"
+QUERY="${AIR_QUERY:-ysb}"
 JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench latency does)}/bin/java"
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
 TMP="$(mktemp -d)"
@@ -29,14 +32,14 @@ ysb() { # ysb RUN N ARGS...: one run (the local launcher starts the peer JVMs wh
         # printed in $TMP/log; status 1 when its output differs from the loop's at N with LOOP_OPTS
   local run="$1" n="$2"; shift 2
   local rc=0
-  "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$n" "$@" --out "$TMP/out.csv" >"$TMP/log" 2>&1 || rc=$?
+  "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$n" "$@" --query "$QUERY" --out "$TMP/out.csv" >"$TMP/log" 2>&1 || rc=$?
   sed -i 's/^\[peer [0-9]*\] //' "$TMP/log"
   if [ "$rc" -gt 1 ]; then run_failed "$run" "$TMP/log" "$rc"; fi
-  vouch "$run" "$TMP/log" "$TMP/out.csv" "$n" "${LOOP_OPTS[@]}" || return 1
+  vouch "$run" "$TMP/log" "$TMP/out.csv" "$n" "${LOOP_OPTS[@]}" --query "$QUERY" || return 1
   [ "$rc" = 0 ] || run_failed "$run" "$TMP/log" "$rc"
 }
 
-echo "# YSB-mem latency, rates=$RATES layouts=$LAYOUTS, $WINDOWS windows per run (first and last excluded), $(nproc) cores, opts='${OPTS[*]:-}'"
+echo "# $QUERY latency, rates=$RATES layouts=$LAYOUTS, $WINDOWS windows per run (first and last excluded), $(nproc) cores, opts='${OPTS[*]:-}'"
 TABLE="$TMP/table"
 for layout in ${LAYOUTS//,/ }; do
   peers="${layout%x*}"; workers="${layout#*x}"

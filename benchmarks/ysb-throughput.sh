@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# YSB-mem throughput: a plain single-threaded loop, the engine at 1 worker and at 2 workers.
+# Throughput of a query over the YSB events (YSB-mem by default; AIR_QUERY=ysbm or wa, which
+# benchmarks/ysbm-throughput.sh and wa-throughput.sh set): a plain single-threaded loop over the same
+# generator (for YSBM one pass counting both types, for WA one counter), the engine at 1 worker and
+# at 2 workers.
 # Each run in a fresh JVM (YSB-SPEC 7.1), runs interleaved, medians compared. Every run's output is
 # checked (ysb-check.sh): against the reference checksum where YSB-SPEC 6.3 has one for N, else byte
 # for byte against the loop's output at N; a run that differs says so (DIFFERS) and no median or
@@ -11,6 +14,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/benchmarks/target/air-benchmarks.jar"
 N="${1:-1G}"
 RUNS="${2:-3}"
+QUERY="${AIR_QUERY:-ysb}"
+case "$QUERY" in
+  ysb) TARGETS=">= 0.6 and >= 1.6" ;;
+  ysbm|wa) TARGETS="P1/loop >= 0.8, P2/P1 >= 1.7" ;;
+  *) echo "AIR_QUERY must be ysb, ysbm or wa, was '$QUERY'" >&2; exit 2 ;;
+esac
 JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench ysb does)}/bin/java"
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
 TMP="$(mktemp -d)"
@@ -25,8 +34,8 @@ run() { # label, round, output file, main class, args...
   # exit 1 is a wrong result (vouch says which); anything else is a failed run
   if [ "$rc" -gt 1 ] || ! line=$(grep '^RESULT' "$TMP/log"); then run_failed "$label" "$TMP/log" "$rc"; fi
   echo "$line"
-  [ "$label" != loop ] || remember_loop_output "$out" "$N"
-  if vouch "run=$label round=$round" "$TMP/log" "$out" "$N"; then
+  [ "$label" != loop ] || remember_loop_output "$out" "$N" --query "$QUERY"
+  if vouch "run=$label round=$round" "$TMP/log" "$out" "$N" --query "$QUERY"; then
     [ "$rc" = 0 ] || run_failed "$label" "$TMP/log" "$rc"
     echo "$line" | sed -n 's/.*throughput_eps=\([0-9.]*\).*/\1/p' >> "$TMP/$label"
   else
@@ -34,21 +43,21 @@ run() { # label, round, output file, main class, args...
   fi
 }
 
-echo "# YSB-mem throughput, n=$N, $RUNS run(s) each, $(nproc) cores, $("$JAVA" -version 2>&1 | head -n1), opts='${OPTS[*]:-}'"
+echo "# $QUERY throughput, n=$N, $RUNS run(s) each, $(nproc) cores, $("$JAVA" -version 2>&1 | head -n1), opts='${OPTS[*]:-}'"
 for r in $(seq 1 "$RUNS"); do
-  run loop "$r" "$TMP/loop.csv" air.benchmarks.YsbLoop "$N"
-  run engine1 "$r" "$TMP/out1.csv" air.samples.ysb.YsbMain "$N" 1 --quiet
-  run engine2 "$r" "$TMP/out2.csv" air.samples.ysb.YsbMain "$N" 2 --quiet
+  run loop "$r" "$TMP/loop.csv" air.benchmarks.YsbLoop "$N" --query "$QUERY"
+  run engine1 "$r" "$TMP/out1.csv" air.samples.ysb.YsbMain "$N" 1 --quiet --query "$QUERY"
+  run engine2 "$r" "$TMP/out2.csv" air.samples.ysb.YsbMain "$N" 2 --quiet --query "$QUERY"
 done
 
 # the median of a configuration none of whose runs differed, else n/a
 median() { if [ -e "$TMP/$1.differs" ]; then echo n/a; else sort -n "$TMP/$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; fi; }
 loop=$(median loop); e1=$(median engine1); e2=$(median engine2)
-awk -v l="$loop" -v a="$e1" -v b="$e2" '
+awk -v l="$loop" -v a="$e1" -v b="$e2" -v t="$TARGETS" -v q="$QUERY" '
   function eps(x) { return x == "n/a" ? x : sprintf("%.0f", x) }
   function ratio(x, y) { return x == "n/a" || y == "n/a" ? "n/a" : sprintf("%.3f", x / y) }
   BEGIN {
-  printf "MEDIAN loop_eps=%s engine_p1_eps=%s engine_p2_eps=%s\n", eps(l), eps(a), eps(b)
-  printf "RATIO engine_p1/loop=%s engine_p2/loop=%s engine_p2/engine_p1=%s (targets: >= 0.6 and >= 1.6)\n", ratio(a, l), ratio(b, l), ratio(b, a)
+  printf "MEDIAN query=%s loop_eps=%s engine_p1_eps=%s engine_p2_eps=%s\n", q, eps(l), eps(a), eps(b)
+  printf "RATIO query=%s engine_p1/loop=%s engine_p2/loop=%s engine_p2/engine_p1=%s (targets: %s)\n", q, ratio(a, l), ratio(b, l), ratio(b, a), t
 }'
 vouch_summary

@@ -2,9 +2,11 @@ package air.dsl;
 
 import air.dsl.impl.aggregate.AverageOp;
 import air.dsl.impl.aggregate.CountOp;
+import air.dsl.impl.aggregate.ListOp;
 import air.dsl.impl.aggregate.LongFieldOp;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -36,6 +38,20 @@ public final class Aggregations {
 
     public static <T> AggregateOp<T, ?, Double> average(ToDoubleFunction<? super T> valueFn) {
         return new AverageOp<>(Objects.requireNonNull(valueFn, "Aggregations.average(valueFn): valueFn is null"));
+    }
+
+    /**
+     * Every record of the window, in a list (order between workers unspecified): for functions
+     * over the elements, e.g. {@link WindowedStage#coGroup}. Lists cannot travel between peers or
+     * into checkpoints without an element codec: use {@link #toList(Codec)} there.
+     */
+    public static <T> AggregateOp<T, ?, List<T>> toList() {
+        return new ListOp<T>(null);
+    }
+
+    /** {@link #toList()} whose lists cross peers and checkpoints, each element written by {@code elements}. */
+    public static <T> AggregateOp<T, ?, List<T>> toList(Codec<T> elements) {
+        return new ListOp<>(Objects.requireNonNull(elements, "Aggregations.toList(elements): elements is null"));
     }
 
     /** A user-defined aggregation from its four functions; see {@link AggregateOp} for the contract. */

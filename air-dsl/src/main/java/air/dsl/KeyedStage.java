@@ -28,7 +28,11 @@ public final class KeyedStage<K, T> {
                     + node.info().name());
         }
         StageNode n = new StageNode(StageNode.Kind.WINDOW, node, OperatorInfo.of("window", site), window, 0, true);
-        node.attach(n, "window");
+        node.attach(n);
         return new WindowedStage<>(pipeline, n);
+    }
+
+    Pipeline pipeline() {
+        return pipeline;
     }
 }

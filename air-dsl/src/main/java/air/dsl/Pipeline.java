@@ -9,18 +9,21 @@ import air.runtime.JobConfig;
 import air.runtime.api.SourceFactory;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * A streaming job under construction: {@code readFrom} a source, chain stages, {@code writeTo} a
- * sink, then {@link #execute} or {@link #submit}. Stages only record what was asked (a pure-data
- * plan); misuse fails at the call that caused it, naming it and its source line. A pipeline runs
- * once; afterwards its stages reject further use.
+ * A streaming job under construction: {@code readFrom} one or more sources, chain stages, branch
+ * (a stage may feed several), {@code merge} streams, join them, {@code writeTo} one or more sinks,
+ * then {@link #execute} or {@link #submit}. Stages only record what was asked (a pure-data plan);
+ * misuse fails at the call that caused it, naming it and its source line, and a stage that feeds
+ * nothing fails when the job is planned, naming the stage. A pipeline runs once; afterwards its
+ * stages reject further use.
  */
 public final class Pipeline {
 
-    private StageNode source;
-    private StageNode sink;
+    private final List<StageNode> sources = new ArrayList<>();
     private String ranAt;
 
     private Pipeline() {
@@ -30,30 +33,24 @@ public final class Pipeline {
         return new Pipeline();
     }
 
-    /** Starts the pipeline at a source; a pipeline has exactly one. */
+    /** Starts a stream at a source; a pipeline may read from several (each source's instances run in every worker). */
     public <T> Stage<T> readFrom(SourceFactory<T> sourceFactory) {
         String site = CallSite.ofCaller();
         checkOpen("readFrom", site);
         Objects.requireNonNull(sourceFactory, "readFrom(source) at " + site + ": source is null");
-        if (source != null) {
-            throw new IllegalStateException("readFrom at " + site + ": this pipeline already reads from "
-                    + source.info().name() + "; a pipeline has one source");
-        }
-        source = new StageNode(StageNode.Kind.SOURCE, null, OperatorInfo.of("source", site), sourceFactory, 0, false);
+        StageNode source = new StageNode(StageNode.Kind.SOURCE, (StageNode) null, OperatorInfo.of("source", site), sourceFactory, 0,
+                false);
+        sources.add(source);
         return new Stage<>(this, source);
     }
 
     /** The physical plan this pipeline runs as under {@code config}. */
     public PhysicalPlan plan(JobConfig config) {
         Objects.requireNonNull(config, "plan(config): config is null");
-        if (source == null) {
+        if (sources.isEmpty()) {
             throw new IllegalStateException("the pipeline has no source: call readFrom(...) first");
         }
-        if (sink == null) {
-            throw new IllegalStateException("the pipeline has no sink: end it with writeTo(...) (last stage: "
-                    + last(source).info().name() + ")");
-        }
-        return Planner.plan(source, config.workers(), config.routing(), config.progress());
+        return Planner.plan(sources, config.workers(), config.routing(), config.progress());
     }
 
     /** The physical plan as text, for the default configuration. */
@@ -97,14 +94,11 @@ public final class Pipeline {
         }
     }
 
-    void sinkAttached(StageNode node) {
-        sink = node;
-    }
-
-    private static StageNode last(StageNode n) {
-        while (n.downstream() != null) {
-            n = n.downstream();
+    /** Refuses a stage of another pipeline, naming the call. */
+    void requireOwn(Pipeline other, String call, String site) {
+        if (other != this) {
+            throw new IllegalArgumentException(call + " at " + site + ": the other stage belongs to another pipeline; streams of"
+                    + " different pipelines cannot be combined");
         }
-        return n;
     }
 }

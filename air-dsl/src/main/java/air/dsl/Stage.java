@@ -3,8 +3,10 @@ package air.dsl;
 import air.dsl.impl.CallSite;
 import air.dsl.impl.StageNode;
 import air.runtime.api.SinkFactory;
+import air.runtime.api.WindowDefinition;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -13,7 +15,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * A stream of {@code T} records. Consecutive stateless stages fuse into one loop; {@code keyBy}
- * starts a keyed window aggregation, whose records cross a shuffle after local pre-aggregation.
+ * starts a keyed window aggregation or join, {@code window} an unkeyed one, whose records cross a
+ * shuffle after local pre-aggregation. A stage may feed several stages (each sees every record)
+ * and several sinks; {@code merge} combines two streams of one type.
  */
 public final class Stage<T> {
 
@@ -63,7 +67,7 @@ public final class Stage<T> {
         pipeline.checkOpen("keyBy", site);
         Objects.requireNonNull(keyFn, "keyBy(keyFn) at " + site + ": keyFn is null");
         OperatorInfo info = OperatorInfo.of("keyBy", site);
-        return new KeyedStage<>(pipeline, attach("keyBy", StageNode.Kind.KEY_BY, info, new KeySpec.ObjectKey(info, keyFn), 0));
+        return new KeyedStage<>(pipeline, attach(StageNode.Kind.KEY_BY, info, new KeySpec.ObjectKey(info, keyFn), 0));
     }
 
     /** Keys records by a primitive long key, kept in primitive maps (no boxing per record). */
@@ -72,16 +76,74 @@ public final class Stage<T> {
         pipeline.checkOpen("keyByLong", site);
         Objects.requireNonNull(keyFn, "keyByLong(keyFn) at " + site + ": keyFn is null");
         OperatorInfo info = OperatorInfo.of("keyByLong", site);
-        return new KeyedStage<>(pipeline, attach("keyByLong", StageNode.Kind.KEY_BY, info, new KeySpec.LongKey(info, keyFn), 0));
+        return new KeyedStage<>(pipeline, attach(StageNode.Kind.KEY_BY, info, new KeySpec.LongKey(info, keyFn), 0));
     }
 
-    /** Ends the pipeline in a sink, one writer per worker. */
+    /** Sends this stream to a sink, one writer per worker; a stream may go to several sinks. */
     public void writeTo(SinkFactory<? super T> sink) {
         String site = CallSite.ofCaller();
         pipeline.checkOpen("writeTo", site);
         Objects.requireNonNull(sink, "writeTo(sink) at " + site + ": sink is null");
-        StageNode sinkNode = attach("writeTo", StageNode.Kind.SINK, OperatorInfo.of("sink", site), sink, 0);
-        pipeline.sinkAttached(sinkNode);
+        attach(StageNode.Kind.SINK, OperatorInfo.of("sink", site), sink, 0);
+    }
+
+    /**
+     * This stream and {@code other} as one: every record of each, in no particular order between
+     * them. Both must carry event timestamps or neither; after a merge, progress is the least of
+     * both streams' (a window closes once both have passed it).
+     */
+    public Stage<T> merge(Stage<? extends T> other) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("merge", site);
+        Objects.requireNonNull(other, "merge(other) at " + site + ": other is null");
+        pipeline.requireOwn(other.pipeline, "merge", site);
+        if (node.timestamped() != other.node.timestamped()) {
+            StageNode with = node.timestamped() ? node : other.node;
+            StageNode without = node.timestamped() ? other.node : node;
+            throw new IllegalStateException("merge at " + site + ": " + with.info().name() + " carries event timestamps (declared by "
+                    + with.timestampOrigin().info().name() + ") but " + without.info().name()
+                    + " does not; call withTimestamps on both streams, or after the merge");
+        }
+        StageNode n = new StageNode(StageNode.Kind.MERGE, List.of(node, other.node), OperatorInfo.of("merge", site), null, 0,
+                node.timestamped());
+        node.attach(n);
+        other.node.attach(n);
+        return new Stage<>(pipeline, n);
+    }
+
+    /**
+     * Groups the whole stream, unkeyed, into event-time windows; needs {@code withTimestamps}
+     * upstream. Each worker pre-aggregates; under AIR routing window {@code k} is finalised on
+     * instance {@code k mod N} of all N, so successive windows spread over every worker, while
+     * under KEY routing there is a single key and so a single instance finalises every window.
+     */
+    public AllWindowedStage<T> window(WindowDefinition window) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("window", site);
+        Objects.requireNonNull(window, "window(definition) at " + site + ": definition is null");
+        if (!node.timestamped()) {
+            throw new IllegalStateException("window(" + window + ") at " + site
+                    + ": the stream has no event timestamps; call withTimestamps(timestampFn, allowedDisorderMs) before "
+                    + node.info().name());
+        }
+        OperatorInfo keyInfo = OperatorInfo.of("unkeyed", site);
+        StageNode key = attach(StageNode.Kind.KEY_BY, keyInfo, new KeySpec.LongKey(keyInfo, Stage::noKey), 0);
+        StageNode n = new StageNode(StageNode.Kind.WINDOW, key, OperatorInfo.of("window", site), window, 0, true);
+        key.attach(n);
+        return new AllWindowedStage<>(pipeline, n);
+    }
+
+    /** The key of every record of an unkeyed window. */
+    private static long noKey(Object record) {
+        return 0;
+    }
+
+    Pipeline pipeline() {
+        return pipeline;
+    }
+
+    StageNode node() {
+        return node;
     }
 
     /** Names this stage's operator in plans, meters and errors. */
@@ -103,13 +165,13 @@ public final class Stage<T> {
         pipeline.checkOpen(call, site);
         Objects.requireNonNull(fn, call + " at " + site + ": " + fnName + " is null");
         StageNode n = new StageNode(kind, node, OperatorInfo.of(kindName(kind), site), fn, argument, timestamped);
-        node.attach(n, call);
+        node.attach(n);
         return new Stage<>(pipeline, n);
     }
 
-    private StageNode attach(String call, StageNode.Kind kind, OperatorInfo info, Object payload, long argument) {
+    private StageNode attach(StageNode.Kind kind, OperatorInfo info, Object payload, long argument) {
         StageNode n = new StageNode(kind, node, info, payload, argument, node.timestamped());
-        node.attach(n, call);
+        node.attach(n);
         return n;
     }
 

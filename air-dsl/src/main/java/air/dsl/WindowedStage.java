@@ -5,16 +5,22 @@ import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
 import air.dsl.impl.aggregate.ReduceOp;
 import air.runtime.api.AggregateOp;
+import air.runtime.api.JoinFunction;
+import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
+import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
+import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.WindowOutput;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BinaryOperator;
 
-/** Keyed windows waiting for their aggregation. */
+/** Keyed windows waiting for their aggregation, a top-k, or a join with another keyed windowed stream. */
 public final class WindowedStage<K, T> {
 
     private final Pipeline pipeline;
@@ -34,7 +40,7 @@ public final class WindowedStage<K, T> {
         pipeline.checkOpen("aggregate", site);
         Objects.requireNonNull(op, "aggregate(op) at " + site + ": op is null");
         StageNode n = new StageNode(StageNode.Kind.AGGREGATE, node, OperatorInfo.of(op.name(), site), op, 0, true);
-        node.attach(n, "aggregate");
+        node.attach(n);
         return new Stage<>(pipeline, n);
     }
 
@@ -51,7 +57,7 @@ public final class WindowedStage<K, T> {
                     + node.info().name());
         }
         StageNode n = new StageNode(StageNode.Kind.LATE_OUTPUT, node, OperatorInfo.of("lateRecords", site), sink, 0, true);
-        node.attach(n, "sideOutputLateRecords");
+        node.attach(n);
         return new WindowedStage<>(pipeline, n);
     }
 
@@ -74,13 +80,90 @@ public final class WindowedStage<K, T> {
         Objects.requireNonNull(comparator, call + ": comparator is null");
         StageNode t = new StageNode(StageNode.Kind.TOP_K, node, OperatorInfo.of("topK-" + op.name(), site),
                 new Planner.TopK(op, new WindowOutput.TopK(n, comparator)), 0, true);
-        node.attach(t, "topK");
+        node.attach(t);
         return new Stage<>(pipeline, t);
     }
 
     /** {@link #topK(int, AggregateOp, Comparator)} by the results' natural order: the greatest first. */
     public <A, R extends Comparable<? super R>> Stage<WindowTopK<K, R>> topK(int n, AggregateOp<? super T, A, R> op) {
         return topK(n, op, Comparator.naturalOrder());
+    }
+
+    /**
+     * A window join of this stream (the left side) and {@code other} (the right) on (window, key):
+     * each side is aggregated per (window, key) as {@link #aggregate} does, then for each key of a
+     * window that {@code type} keeps, {@code joinFn} gets both sides' results ({@code null} for a
+     * side without records of that key) and its result is emitted as a {@link WindowResult} with
+     * event time {@code end - 1}. Both sides must use the same window definition; a window closes
+     * once both sides' progress has passed it. Both sides' partials route alike, so the join needs
+     * no second shuffle.
+     */
+    public <U, RL, RR, O> Stage<WindowResult<K, O>> join(WindowedStage<K, U> other, AggregateOp<? super T, ?, ? extends RL> leftOp,
+                                                         AggregateOp<? super U, ?, ? extends RR> rightOp, JoinType type,
+                                                         JoinFunction<? super K, ? super RL, ? super RR, ? extends O> joinFn) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("join", site);
+        String call = "join(other, leftOp, rightOp, " + type + ", joinFn) at " + site;
+        Objects.requireNonNull(other, call + ": other is null");
+        Objects.requireNonNull(leftOp, call + ": leftOp is null");
+        Objects.requireNonNull(rightOp, call + ": rightOp is null");
+        Objects.requireNonNull(type, "join(other, leftOp, rightOp, type, joinFn) at " + site + ": type is null");
+        Objects.requireNonNull(joinFn, call + ": joinFn is null");
+        pipeline.requireOwn(other.pipeline, "join", site);
+        if (other.node == node) {
+            throw new IllegalArgumentException(call + ": a windowed stream cannot be joined with itself; key or window a second"
+                    + " copy of the stream (the same stage may feed both)");
+        }
+        WindowDefinition mine = windowOf(node);
+        WindowDefinition theirs = windowOf(other.node);
+        if (!mine.equals(theirs)) {
+            throw new IllegalArgumentException(call + ": the two sides window differently (" + mine + " at " + windowNode(node)
+                    .info().callSite() + ", " + theirs + " at " + windowNode(other.node).info().callSite()
+                    + "); a window join needs one window definition");
+        }
+        KeySpec myKey = keyOf(node);
+        KeySpec theirKey = keyOf(other.node);
+        if (myKey.getClass() != theirKey.getClass()) {
+            throw new IllegalArgumentException(call + ": one side is keyed by keyByLong and the other by keyBy (" + myKey.info().name()
+                    + ", " + theirKey.info().name() + "); key both sides the same way");
+        }
+        StageNode j = new StageNode(StageNode.Kind.JOIN, List.of(node, other.node), OperatorInfo.of("join-" + type.name()
+                .toLowerCase(Locale.ROOT), site), new Planner.Join(leftOp, rightOp, type, joinFn), 0, true);
+        node.attach(j);
+        other.node.attach(j);
+        return new Stage<>(pipeline, j);
+    }
+
+    /** {@link #join(WindowedStage, AggregateOp, AggregateOp, JoinType, JoinFunction)} as an inner join. */
+    public <U, RL, RR, O> Stage<WindowResult<K, O>> join(WindowedStage<K, U> other, AggregateOp<? super T, ?, ? extends RL> leftOp,
+                                                         AggregateOp<? super U, ?, ? extends RR> rightOp,
+                                                         JoinFunction<? super K, ? super RL, ? super RR, ? extends O> joinFn) {
+        return join(other, leftOp, rightOp, JoinType.INNER, joinFn);
+    }
+
+    /**
+     * A co-group: {@link #join} over each side's records of the (window, key) themselves, as
+     * lists (empty, not null, for a side without records under outer types). Keeps every record
+     * until its window fires, and cannot cross peers or checkpoints: use {@link #join} with
+     * {@link Aggregations#toList(air.runtime.api.Codec)} on each side for that.
+     */
+    public <U, O> Stage<WindowResult<K, O>> coGroup(WindowedStage<K, U> other, JoinType type,
+                                                    JoinFunction<? super K, ? super List<T>, ? super List<U>, ? extends O> fn) {
+        Objects.requireNonNull(fn, "coGroup(other, type, fn) at " + CallSite.ofCaller() + ": fn is null");
+        return join(other, Aggregations.<T>toList(), Aggregations.<U>toList(), type,
+                (K key, List<T> l, List<U> r) -> fn.apply(key, l == null ? List.of() : l, r == null ? List.of() : r));
+    }
+
+    private static StageNode windowNode(StageNode n) {
+        return n.kind() == StageNode.Kind.LATE_OUTPUT ? n.upstream() : n;
+    }
+
+    private static WindowDefinition windowOf(StageNode n) {
+        return (WindowDefinition) windowNode(n).payload();
+    }
+
+    private static KeySpec keyOf(StageNode n) {
+        return (KeySpec) windowNode(n).upstream().payload();
     }
 
     /** Combines each (window, key)'s records pairwise; {@code reduceFn} must be associative. */

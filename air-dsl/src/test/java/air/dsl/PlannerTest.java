@@ -54,7 +54,7 @@ class PlannerTest {
                 .contains("-> timestamps withTimestamps@PlannerTest.java:")
                 .contains("disorder=5ms")
                 .contains("-> window-partial count tumbling(10ms) by keyBy@PlannerTest.java:")
-                .contains("== shuffle KEY")
+                .contains("== shuffle 0: vertex 0 -> vertex 1 input 0, KEY")
                 .contains("vertex 1 x2: window-final count tumbling(10ms)")
                 .contains("-> sink collect sink@PlannerTest.java:");
     }

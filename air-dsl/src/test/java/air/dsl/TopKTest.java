@@ -86,7 +86,7 @@ class TopKTest {
             p.readFrom(Sources.generate(1_000, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> (i * 7) % 13).window(Windows.tumbling(100))
                     .topK(3, Aggregations.count()).writeTo(sink);
             assertThat(p.explain(config(2).routing(routing))).contains("window-final top 3 of count tumbling(100ms)")
-                    .contains("== shuffle AIR");
+                    .contains("== shuffle 0: vertex 0 -> vertex 1 input 0, AIR");
             p.execute(config(2).routing(routing));
             results.add(sink.items().stream().map(Object::toString).sorted().toList());
         }

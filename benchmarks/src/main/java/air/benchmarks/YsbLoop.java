@@ -40,8 +40,17 @@ public final class YsbLoop {
 
     /** One run, printing to {@code out} and {@code err}: the exit status, 0 or 1 on a reference mismatch. */
     static int run(YsbArgs args, PrintStream out, PrintStream err) throws IOException {
-        if (args.query() == YsbArgs.Query.USERS) {
-            return users(args, out);
+        switch (args.query()) {
+            case USERS -> {
+                return users(args, out);
+            }
+            case YSBM -> {
+                return ysbm(args, out, err);
+            }
+            case WA -> {
+                return wa(args, out, err);
+            }
+            default -> { }
         }
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         LongLongHashMap campaignOfAd = generator.adToCampaign();
@@ -97,9 +106,97 @@ public final class YsbLoop {
         return 0;
     }
 
-    /** The reference check of YSB-SPEC 6.3, in the engine's words: 0, or 1 on a mismatch. */
+    /**
+     * YSBM's baseline: one pass counting clicks and views per (window, campaign) in one map of
+     * packed pairs, no branches and no join; the rows are the pairs with both.
+     */
+    private static int ysbm(YsbArgs args, PrintStream out, PrintStream err) throws IOException {
+        YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
+        LongLongHashMap campaignOfAd = generator.adToCampaign();
+        LongObjectHashMap<LongLongHashMap> clicks = new LongObjectHashMap<>();
+        LongObjectHashMap<LongLongHashMap> views = new LongObjectHashMap<>();
+        long start = System.nanoTime();
+        long currentWindow = Long.MIN_VALUE;
+        LongLongHashMap currentClicks = null;
+        LongLongHashMap currentViews = null;
+        for (long i = 0; i < args.n(); i++) {
+            YsbEvent e = generator.event(i);
+            int type = e.eventType();
+            if (type == YsbEvent.PURCHASE) {
+                continue;
+            }
+            long campaign = campaignOfAd.getOrThrow(e.adId());
+            long window = e.eventTime() - e.eventTime() % YsbGenerator.WINDOW_MS;
+            if (window != currentWindow) {
+                currentClicks = clicks.getIfAbsentPut(window, LongLongHashMap::new);
+                currentViews = views.getIfAbsentPut(window, LongLongHashMap::new);
+                currentWindow = window;
+            }
+            (type == YsbEvent.CLICK ? currentClicks : currentViews).addToValue(campaign, 1);
+        }
+        long runNanos = System.nanoTime() - start;
+        String sha = writeRows(args.out(), YsbRowsOut.ratios(clicks, views));
+        long[] totals = YsbRowsOut.totals(clicks, views);
+        out.printf(Locale.ROOT, "RESULT engine=loop query=ysbm p=1 java=%d mode=throughput n=%d seed=%d rate=%d offered=0 windows=%d"
+                        + " rows=%d views=%d sha256=%s run_s=%.3f throughput_eps=%.0f%n",
+                Runtime.version().feature(), args.n(), args.seed(), args.rate(), clicks.size(), totals[0], totals[1], sha,
+                runNanos / 1e9, args.n() * 1e9 / runNanos);
+        return verify(args, sha, err);
+    }
+
+    /** WA's baseline: one counter per window. */
+    private static int wa(YsbArgs args, PrintStream out, PrintStream err) throws IOException {
+        YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
+        LongLongHashMap counts = new LongLongHashMap();
+        long start = System.nanoTime();
+        long currentWindow = Long.MIN_VALUE;
+        long current = 0;
+        for (long i = 0; i < args.n(); i++) {
+            YsbEvent e = generator.event(i);
+            long window = e.eventTime() - e.eventTime() % YsbGenerator.WINDOW_MS;
+            if (window != currentWindow) {
+                if (current > 0) {
+                    counts.addToValue(currentWindow, current);
+                }
+                currentWindow = window;
+                current = 0;
+            }
+            current++;
+        }
+        if (current > 0) {
+            counts.addToValue(currentWindow, current);
+        }
+        long runNanos = System.nanoTime() - start;
+        StringBuilder rows = new StringBuilder();
+        for (long window : counts.keySet().toSortedArray()) {
+            rows.append(window).append(',').append(counts.get(window)).append('\n');
+        }
+        String sha = writeRows(args.out(), rows.toString());
+        out.printf(Locale.ROOT, "RESULT engine=loop query=wa p=1 java=%d mode=throughput n=%d seed=%d rate=%d offered=0 windows=%d"
+                        + " rows=%d views=%d sha256=%s run_s=%.3f throughput_eps=%.0f%n",
+                Runtime.version().feature(), args.n(), args.seed(), args.rate(), counts.size(), counts.size(), counts.sum(), sha,
+                runNanos / 1e9, args.n() * 1e9 / runNanos);
+        return verify(args, sha, err);
+    }
+
+    /** Writes {@code text} to {@code file}; its SHA-256 in lowercase hex. */
+    private static String writeRows(Path file, String text) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        Files.write(file, bytes);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The reference check of YSB-SPEC 6.3, 9 or 10, in the engine's words: 0, or 1 on a mismatch. */
     private static int verify(YsbArgs args, String sha, PrintStream err) {
-        String reference = YsbReference.sha256(args.n(), args.seed(), args.rate());
+        String reference = YsbReference.sha256(args.query(), args.n(), args.seed(), args.rate());
         if (reference == null) {
             err.println("ysb-loop: no reference checksum for these parameters; output written to " + args.out());
             return 0;

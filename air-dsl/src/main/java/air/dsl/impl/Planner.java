@@ -1,86 +1,243 @@
 package air.dsl.impl;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.JoinFunction;
+import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.HeadSpec;
+import air.runtime.plan.JoinSpec;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OpSpec;
+import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
+import air.runtime.plan.ShuffleEdge;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
 import air.runtime.plan.WindowOutput;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
- * Turns the logical stages into vertices: stateless stages fuse into the current vertex; a keyed
- * window aggregation ends it with the partial half and starts the next one with the final half,
- * a shuffle between them; a sink ends the last vertex. A {@code topK} is planned as a window
+ * Turns the logical graph into vertices. Every source and every window operator (aggregation,
+ * top-k, join) heads a vertex; what follows a head up to the next window operator or sink fuses
+ * into that vertex: stateless stages in a chain, a stage that feeds several stages as a fork, a
+ * merge by fusing what follows it into each merged path (stateless stages are per record, so a
+ * copy per path computes the same). A window operator's partial half ends the vertex that feeds
+ * it, behind a shuffle edge to its final half; a join has an edge per side. Vertices are
+ * numbered in topological order, so edges only go forward. A {@code topK} is planned as a window
  * aggregation whose final half ranks the keys of each window instead of emitting each.
  */
 public final class Planner {
 
-    private Planner() {
-    }
-
     /** The payload of a {@code topK} stage: the aggregation, then what its final half emits. */
     public record TopK(AggregateOp<?, ?, ?> op, WindowOutput.TopK output) { }
 
-    public static PhysicalPlan plan(StageNode source, int parallelism, Routing routing, Progress progress) {
-        List<VertexPlan> vertices = new ArrayList<>();
-        HeadSpec head = new HeadSpec.Source(source.info(), (SourceFactory<?>) source.payload());
-        List<OpSpec> chain = new ArrayList<>();
-        KeySpec key = null;
-        WindowDefinition window = null;
-        SinkFactory<?> lateRecords = null;
-        for (StageNode n = source.downstream(); n != null; n = n.downstream()) {
-            switch (n.kind()) {
-                case MAP -> chain.add(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload()));
-                case FILTER -> chain.add(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload()));
-                case FLAT_MAP -> chain.add(flatMap(n));
-                case TIMESTAMPS -> chain.add(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()));
-                case KEY_BY -> key = (KeySpec) n.payload();
-                case WINDOW -> window = (WindowDefinition) n.payload();
-                case LATE_OUTPUT -> lateRecords = (SinkFactory<?>) n.payload();
-                case AGGREGATE, TOP_K -> {
-                    if (key == null || window == null) {
-                        throw new IllegalStateException(n.info().name() + ": aggregate needs keyBy(...).window(...) before it");
-                    }
-                    TopK topK = n.kind() == StageNode.Kind.TOP_K ? (TopK) n.payload() : null;
-                    // a top-k ranks a whole window on one instance: its shuffle routes by window (AIR) whatever the
-                    // job's routing, since under KEY each final instance holds only the keys it owns (explain shows it)
-                    Routing routed = topK != null ? Routing.AIR : routing;
-                    WindowAggregation agg;
-                    try {
-                        agg = new WindowAggregation(window, key, topK != null ? topK.op() : (AggregateOp<?, ?, ?>) n.payload(), routed,
-                                progress, lateRecords);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
-                    }
-                    vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain, new TailSpec.PartialWindow(n.info(), agg)));
-                    head = new HeadSpec.FinalWindow(n.info(), agg, topK != null ? topK.output() : new WindowOutput.PerKey());
-                    chain = new ArrayList<>();
-                    key = null;
-                    window = null;
-                    lateRecords = null;
-                }
-                case SINK -> {
-                    vertices.add(new VertexPlan(vertices.size(), parallelism, head, chain,
-                            new TailSpec.Sink(n.info(), (SinkFactory<?>) n.payload())));
-                    return new PhysicalPlan(vertices);
-                }
-                case SOURCE -> throw new IllegalStateException("a source cannot follow another stage");
+    /** The payload of a window join stage: each side's aggregation, which keys it emits and how it combines them. */
+    public record Join(AggregateOp<?, ?, ?> leftOp, AggregateOp<?, ?, ?> rightOp, JoinType type, JoinFunction<?, ?, ?, ?> joinFn) { }
+
+    private final int parallelism;
+    private final Routing routing;
+    private final Progress progress;
+    private final Map<StageNode, Integer> vertexOf = new IdentityHashMap<>();
+    private final Map<StageNode, Integer> reach = new IdentityHashMap<>();
+    private final Map<StageNode, Integer> copiesMade = new IdentityHashMap<>();
+    private final List<ShuffleEdge> edges = new ArrayList<>();
+    private int vertex;
+
+    private Planner(int parallelism, Routing routing, Progress progress) {
+        this.parallelism = parallelism;
+        this.routing = routing;
+        this.progress = progress;
+    }
+
+    /** Plans the graph that {@code sources} start; a stage that feeds nothing, or a cycle, is refused naming the stage. */
+    public static PhysicalPlan plan(List<StageNode> sources, int parallelism, Routing routing, Progress progress) {
+        return new Planner(parallelism, routing, progress).plan(sources);
+    }
+
+    private PhysicalPlan plan(List<StageNode> sources) {
+        List<StageNode> heads = new ArrayList<>();
+        for (StageNode n : topologicalOrder(sources)) {
+            if (isHead(n)) {
+                vertexOf.put(n, heads.size());
+                heads.add(n);
+                reach.put(n, 1);
+            } else {
+                reach.put(n, n.upstreams().stream().mapToInt(reach::get).sum());
             }
         }
-        throw new IllegalStateException("the pipeline has no sink: end it with writeTo(...)");
+        List<VertexPlan> vertices = new ArrayList<>();
+        for (StageNode head : heads) {
+            vertex = vertexOf.get(head);
+            TailSpec.Branch body = walk(head);
+            vertices.add(new VertexPlan(vertex, parallelism, headSpec(head), body.chain(), body.tail()));
+        }
+        return new PhysicalPlan(vertices, edges);
+    }
+
+    private static boolean isHead(StageNode n) {
+        return switch (n.kind()) {
+            case SOURCE, AGGREGATE, TOP_K, JOIN -> true;
+            default -> false;
+        };
+    }
+
+    /** Every stage reachable from the sources, each after all its upstreams (Kahn); a stage on a cycle is refused. */
+    private static List<StageNode> topologicalOrder(List<StageNode> sources) {
+        Map<StageNode, Integer> waiting = new IdentityHashMap<>();
+        Deque<StageNode> todo = new ArrayDeque<>(sources);
+        List<StageNode> seen = new ArrayList<>();
+        Map<StageNode, Boolean> known = new IdentityHashMap<>();
+        while (!todo.isEmpty()) { // everything reachable, to count each stage's upstreams
+            StageNode n = todo.pop();
+            if (known.put(n, Boolean.TRUE) == null) {
+                seen.add(n);
+                waiting.put(n, n.upstreams().size());
+                todo.addAll(n.downstreams());
+            }
+        }
+        List<StageNode> order = new ArrayList<>();
+        Deque<StageNode> ready = new ArrayDeque<>();
+        for (StageNode s : sources) {
+            if (waiting.get(s) == 0 && !ready.contains(s)) {
+                ready.add(s);
+            }
+        }
+        while (!ready.isEmpty()) {
+            StageNode n = ready.poll();
+            order.add(n);
+            for (StageNode d : n.downstreams()) {
+                if (waiting.merge(d, -1, Integer::sum) == 0) {
+                    ready.add(d);
+                }
+            }
+        }
+        if (order.size() != seen.size()) {
+            List<String> cycle = new ArrayList<>();
+            for (StageNode n : seen) {
+                if (waiting.get(n) > 0) {
+                    cycle.add(n.info().name());
+                }
+            }
+            throw new IllegalStateException("the pipeline has a cycle through " + String.join(", ", cycle)
+                    + ": a stage cannot feed its own upstream");
+        }
+        return order;
+    }
+
+    /** What follows {@code from} in its vertex: one downstream stage continues the chain, several fork it. */
+    private TailSpec.Branch walk(StageNode from) {
+        List<StageNode> next = from.downstreams();
+        if (next.isEmpty()) {
+            throw new IllegalStateException(from.info().name() + " feeds nothing: end it with writeTo(...) (every stage must"
+                    + " reach a sink or a window operator)");
+        }
+        if (next.size() == 1) {
+            return enter(next.get(0), from);
+        }
+        List<TailSpec.Branch> branches = new ArrayList<>();
+        for (StageNode d : next) {
+            branches.add(enter(d, from));
+        }
+        return new TailSpec.Branch(List.of(), new TailSpec.Fork(OperatorInfo.of("fork", from.info().callSite()), branches));
+    }
+
+    /** {@code n} reached from {@code from}: its operator, then what follows it. */
+    private TailSpec.Branch enter(StageNode n, StageNode from) {
+        return switch (n.kind()) {
+            case MAP -> prepend(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload()), walk(n));
+            case FILTER -> prepend(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload()), walk(n));
+            case FLAT_MAP -> prepend(flatMap(n), walk(n));
+            case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
+            case KEY_BY, WINDOW, LATE_OUTPUT, MERGE -> walk(n);
+            case AGGREGATE, TOP_K -> partial(n, 0);
+            case JOIN -> partial(n, n.upstreams().get(0) == from ? 0 : 1);
+            case SINK -> {
+                int copy = copiesMade.merge(n, 1, Integer::sum) - 1;
+                yield new TailSpec.Branch(List.of(), new TailSpec.Sink(n.info(), (SinkFactory<?>) n.payload(), copy, reach.get(n)));
+            }
+            case SOURCE -> throw new IllegalStateException(n.info().name() + ": a source cannot follow another stage");
+        };
+    }
+
+    private static TailSpec.Branch prepend(OpSpec op, TailSpec.Branch rest) {
+        List<OpSpec> chain = new ArrayList<>();
+        chain.add(op);
+        chain.addAll(rest.chain());
+        return new TailSpec.Branch(chain, rest.tail());
+    }
+
+    /** The partial half of window operator {@code n}'s input {@code input}, feeding a new edge to {@code n}'s vertex. */
+    private TailSpec.Branch partial(StageNode n, int input) {
+        ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), input);
+        edges.add(edge);
+        OperatorInfo info = n.kind() != StageNode.Kind.JOIN ? n.info()
+                : OperatorInfo.of(n.info().kind() + (input == 0 ? "-left" : "-right"), n.info().callSite());
+        return new TailSpec.Branch(List.of(), new TailSpec.PartialWindow(info, aggregation(n, input), edge.id()));
+    }
+
+    private HeadSpec headSpec(StageNode n) {
+        return switch (n.kind()) {
+            case SOURCE -> new HeadSpec.Source(n.info(), (SourceFactory<?>) n.payload());
+            case AGGREGATE -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), new WindowOutput.PerKey());
+            case TOP_K -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), ((TopK) n.payload()).output());
+            case JOIN -> {
+                Join j = (Join) n.payload();
+                try {
+                    yield new HeadSpec.WindowJoin(n.info(), aggregation(n, 0), aggregation(n, 1), new JoinSpec(j.type(), j.joinFn()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
+                }
+            }
+            default -> throw new IllegalStateException(n.info().name() + " does not head a vertex");
+        };
+    }
+
+    /**
+     * The aggregation of window operator {@code n}'s input {@code input}: the key and the window
+     * (and where late records go) are the stages just upstream of that input.
+     */
+    private WindowAggregation aggregation(StageNode n, int input) {
+        KeySpec key = null;
+        WindowDefinition window = null;
+        SinkFactory<?> late = null;
+        for (StageNode u = n.upstreams().get(input); u != null && key == null; u = u.upstream()) {
+            switch (u.kind()) {
+                case LATE_OUTPUT -> late = (SinkFactory<?>) u.payload();
+                case WINDOW -> window = (WindowDefinition) u.payload();
+                case KEY_BY -> key = (KeySpec) u.payload();
+                default -> throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it, found "
+                        + u.info().name());
+            }
+        }
+        if (key == null || window == null) {
+            throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it");
+        }
+        AggregateOp<?, ?, ?> op = switch (n.kind()) {
+            case TOP_K -> ((TopK) n.payload()).op();
+            case JOIN -> input == 0 ? ((Join) n.payload()).leftOp() : ((Join) n.payload()).rightOp();
+            default -> (AggregateOp<?, ?, ?>) n.payload();
+        };
+        // a top-k ranks a whole window on one instance: its shuffle routes by window (AIR) whatever the job's
+        // routing, since under KEY each final instance holds only the keys it owns (explain shows it)
+        Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : routing;
+        try {
+            return new WindowAggregation(window, key, op, routed, progress, late);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
+        }
     }
 
     @SuppressWarnings("unchecked")

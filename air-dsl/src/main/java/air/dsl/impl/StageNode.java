@@ -1,28 +1,36 @@
 package air.dsl.impl;
 
 import air.runtime.plan.OperatorInfo;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * One logical stage as the user wrote it: pure data, linked to its upstream. The planner turns a
- * chain of these into a physical plan.
+ * One logical stage as the user wrote it: pure data, linked to its upstream stages (none for a
+ * source, two for a merge or a join) and to the stages it feeds (any number, each of which sees
+ * every record). The planner turns the graph of these into a physical plan. Nodes are
+ * only ever linked to nodes that already exist, so the graph the DSL builds has no cycle.
  */
 public final class StageNode {
 
     /** The logical kinds, in the words of the DSL. */
-    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, TOP_K, SINK }
+    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, MERGE, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, TOP_K, JOIN, SINK }
 
     private final Kind kind;
-    private final StageNode upstream;
+    private final List<StageNode> upstreams;
     private final Object payload;
     private final long argument;
     private final boolean timestamped;
+    private final List<StageNode> downstreams = new ArrayList<>();
     private OperatorInfo info;
-    private StageNode downstream;
 
     public StageNode(Kind kind, StageNode upstream, OperatorInfo info, Object payload, long argument, boolean timestamped) {
+        this(kind, upstream == null ? List.of() : List.of(upstream), info, payload, argument, timestamped);
+    }
+
+    public StageNode(Kind kind, List<StageNode> upstreams, OperatorInfo info, Object payload, long argument, boolean timestamped) {
         this.kind = Objects.requireNonNull(kind);
-        this.upstream = upstream;
+        this.upstreams = List.copyOf(upstreams);
         this.info = Objects.requireNonNull(info);
         this.payload = payload;
         this.argument = argument;
@@ -33,12 +41,18 @@ public final class StageNode {
         return kind;
     }
 
+    /** The first upstream stage, or null for a source. */
     public StageNode upstream() {
-        return upstream;
+        return upstreams.isEmpty() ? null : upstreams.get(0);
     }
 
-    public StageNode downstream() {
-        return downstream;
+    public List<StageNode> upstreams() {
+        return upstreams;
+    }
+
+    /** The stages this one feeds, in the order they were attached. */
+    public List<StageNode> downstreams() {
+        return downstreams;
     }
 
     public OperatorInfo info() {
@@ -62,20 +76,20 @@ public final class StageNode {
         info = info.withLabel(name);
     }
 
-    /** Links a downstream stage; a stage feeds at most one (plans are linear). */
-    public void attach(StageNode next, String call) {
-        if (downstream != null) {
-            throw new IllegalStateException(call + " at " + next.info().callSite() + ": stage " + info.name()
-                    + " already feeds " + downstream.info().name() + "; a stage can feed only one downstream stage");
-        }
-        downstream = next;
+    /** Links a downstream stage; a stage may feed any number (every one sees every record). */
+    public void attach(StageNode next) {
+        downstreams.add(next);
     }
 
-    /** The stage upstream of this one that declared timestamps, or null. */
+    /** A stage upstream of this one (on any path) that declared timestamps, or null. */
     public StageNode timestampOrigin() {
-        for (StageNode n = this; n != null; n = n.upstream) {
-            if (n.kind == Kind.TIMESTAMPS || n.kind == Kind.AGGREGATE || n.kind == Kind.TOP_K) {
-                return n;
+        if (kind == Kind.TIMESTAMPS || kind == Kind.AGGREGATE || kind == Kind.TOP_K || kind == Kind.JOIN) {
+            return this;
+        }
+        for (StageNode u : upstreams) {
+            StageNode origin = u.timestampOrigin();
+            if (origin != null) {
+                return origin;
             }
         }
         return null;

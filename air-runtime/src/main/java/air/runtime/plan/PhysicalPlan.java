@@ -1,45 +1,146 @@
 package air.runtime.plan;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * A linear chain of vertices; vertex {@code i} feeds vertex {@code i + 1} through a shuffle.
- * Pure data: it names user functions but runs nothing.
+ * A dataflow of fused vertices joined by shuffle edges; edges only go from a lower vertex id to a
+ * higher one, so the vertices are in topological order and the plan has no cycle. Pure data: it
+ * names user functions but runs nothing.
  */
-public record PhysicalPlan(List<VertexPlan> vertices) {
+public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
+
+    /** A plan of one vertex or of vertices without shuffles between them. */
+    public PhysicalPlan(List<VertexPlan> vertices) {
+        this(vertices, List.of());
+    }
 
     public PhysicalPlan {
         vertices = List.copyOf(vertices);
+        edges = List.copyOf(edges);
         if (vertices.isEmpty()) {
             throw new IllegalArgumentException("a plan needs at least one vertex");
         }
         for (int i = 0; i < vertices.size(); i++) {
-            VertexPlan v = vertices.get(i);
-            boolean first = i == 0;
-            boolean last = i == vertices.size() - 1;
-            if (first != (v.head() instanceof HeadSpec.Source)) {
-                throw new IllegalArgumentException("vertex " + i + ": only the first vertex has a source head");
+            if (vertices.get(i).id() != i) {
+                throw new IllegalArgumentException("vertex " + i + " has id " + vertices.get(i).id());
             }
-            if (last == v.feedsShuffle()) {
-                throw new IllegalArgumentException("vertex " + i + ": only the last vertex ends in a sink");
+        }
+        int[] used = new int[edges.size()];
+        for (int e = 0; e < edges.size(); e++) {
+            ShuffleEdge edge = edges.get(e);
+            if (edge.id() != e) {
+                throw new IllegalArgumentException("shuffle " + e + " has id " + edge.id());
+            }
+            if (edge.from() >= edge.to() || edge.to() >= vertices.size()) {
+                throw new IllegalArgumentException("shuffle " + e + " goes from vertex " + edge.from() + " to vertex " + edge.to()
+                        + ": edges must go forward (a cycle, or a vertex that does not exist)");
+            }
+            int inputs = vertices.get(edge.to()).head().inputs();
+            if (edge.input() < 0 || edge.input() >= inputs) {
+                throw new IllegalArgumentException("shuffle " + e + " feeds input " + edge.input() + " of vertex " + edge.to()
+                        + ", which has " + inputs);
+            }
+        }
+        for (VertexPlan v : vertices) {
+            for (TailSpec.PartialWindow pw : v.partialTails()) {
+                if (pw.edge() < 0 || pw.edge() >= edges.size() || edges.get(pw.edge()).from() != v.id()) {
+                    throw new IllegalArgumentException("vertex " + v.id() + ": " + pw.info() + " feeds shuffle " + pw.edge()
+                            + ", which does not leave this vertex");
+                }
+                used[pw.edge()]++;
+            }
+            for (int input = 0; input < v.head().inputs(); input++) {
+                if (edgesInto(edges, v.id(), input).isEmpty()) {
+                    throw new IllegalArgumentException("vertex " + v.id() + ": input " + input + " of " + v.head().info()
+                            + " has no shuffle feeding it");
+                }
+            }
+        }
+        for (int e = 0; e < used.length; e++) {
+            if (used[e] != 1) {
+                throw new IllegalArgumentException("shuffle " + e + " is fed by " + used[e] + " partial tails, not one");
             }
         }
     }
 
-    /** The physical plan as text, one vertex a line, shuffles between them. */
-    public String explain() {
-        StringBuilder sb = new StringBuilder("physical plan: ").append(vertices.size()).append(" vertex(es)\n");
-        for (VertexPlan v : vertices) {
-            sb.append("  vertex ").append(v.id()).append(" x").append(v.parallelism()).append(": ").append(v.head().describe());
-            for (OpSpec op : v.chain()) {
-                sb.append("\n      -> ").append(op.describe());
-            }
-            sb.append("\n      -> ").append(v.tail().describe()).append('\n');
-            if (v.tail() instanceof TailSpec.PartialWindow pw) {
-                sb.append("  == shuffle ").append(pw.aggregation().routing())
-                  .append(" (pre-aggregated partials per frame and key) ==>\n");
+    private static List<ShuffleEdge> edgesInto(List<ShuffleEdge> edges, int vertex, int input) {
+        List<ShuffleEdge> out = new ArrayList<>();
+        for (ShuffleEdge e : edges) {
+            if (e.to() == vertex && (input < 0 || e.input() == input)) {
+                out.add(e);
             }
         }
+        out.sort(Comparator.comparingInt(ShuffleEdge::input).thenComparingInt(ShuffleEdge::id));
+        return out;
+    }
+
+    /** The edges into {@code vertex}, by input then id: the order their producers are numbered in. */
+    public List<ShuffleEdge> edgesInto(int vertex) {
+        return edgesInto(edges, vertex, -1);
+    }
+
+    /** The edge's place among the edges into its vertex: its producers come after those of the edges before it. */
+    public int slotOf(ShuffleEdge edge) {
+        return edgesInto(edge.to()).indexOf(edge);
+    }
+
+    /** How many edges feed each input of {@code vertex}. */
+    public int[] edgesPerInput(int vertex) {
+        int[] n = new int[vertices.get(vertex).head().inputs()];
+        for (ShuffleEdge e : edgesInto(vertex)) {
+            n[e.input()]++;
+        }
+        return n;
+    }
+
+    /** The physical plan as text: one vertex a block, its chain and branches indented, then the shuffles. */
+    public String explain() {
+        StringBuilder sb = new StringBuilder("physical plan: ").append(vertices.size()).append(" vertex(es), ")
+                .append(edges.size()).append(" shuffle(s)\n");
+        for (VertexPlan v : vertices) {
+            sb.append("  vertex ").append(v.id()).append(" x").append(v.parallelism()).append(": ").append(v.head().describe());
+            if (v.head().inputs() > 0) {
+                sb.append("\n      <- ");
+                List<ShuffleEdge> in = edgesInto(v.id());
+                for (int i = 0; i < in.size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append("input ").append(in.get(i).input()).append(": shuffle ").append(in.get(i).id())
+                      .append(" from vertex ").append(in.get(i).from());
+                }
+            }
+            describe(sb, v.chain(), v.tail(), "      ");
+            sb.append('\n');
+        }
+        for (ShuffleEdge e : edges) {
+            TailSpec.PartialWindow pw = partialOf(e);
+            sb.append("  == shuffle ").append(e.id()).append(": vertex ").append(e.from()).append(" -> vertex ").append(e.to())
+              .append(" input ").append(e.input()).append(", ").append(pw.aggregation().routing())
+              .append(" (pre-aggregated partials per frame and key) ==\n");
+        }
         return sb.toString();
+    }
+
+    private static void describe(StringBuilder sb, List<OpSpec> chain, TailSpec tail, String indent) {
+        for (OpSpec op : chain) {
+            sb.append('\n').append(indent).append("-> ").append(op.describe());
+        }
+        sb.append('\n').append(indent).append("-> ").append(tail.describe());
+        if (tail instanceof TailSpec.Fork f) {
+            for (int b = 0; b < f.branches().size(); b++) {
+                sb.append('\n').append(indent).append("   branch ").append(b + 1).append(':');
+                describe(sb, f.branches().get(b).chain(), f.branches().get(b).tail(), indent + "     ");
+            }
+        }
+    }
+
+    /** The partial tail that feeds {@code edge}. */
+    public TailSpec.PartialWindow partialOf(ShuffleEdge edge) {
+        for (TailSpec.PartialWindow pw : vertices.get(edge.from()).partialTails()) {
+            if (pw.edge() == edge.id()) {
+                return pw;
+            }
+        }
+        throw new IllegalStateException("no partial tail feeds shuffle " + edge.id());
     }
 }

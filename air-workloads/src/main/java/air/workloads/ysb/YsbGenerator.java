@@ -71,7 +71,12 @@ public final class YsbGenerator {
 
     /** Whether event {@code i} is a view, without materialising it (for the expected total only). */
     public boolean isView(long i) {
-        return (draw(seed, 4 * i + 2) & 0xFFFF) % 3 == 0;
+        return eventType(i) == YsbEvent.VIEW;
+    }
+
+    /** Event {@code i}'s type ({@link YsbEvent#VIEW}, {@code CLICK} or {@code PURCHASE}) without materialising it. */
+    public int eventType(long i) {
+        return (int) ((draw(seed, 4 * i + 2) & 0xFFFF) % 3);
     }
 
     /** The join table: ad_id to campaign_id, 1000 entries. */

@@ -14,12 +14,30 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
                       YsbFaults faults, Query query) {
 
     /**
-     * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default) or
+     * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default),
+     * {@code ysbm} (section 9: click and view branches of one source, counted per campaign and
+     * window and window-joined), {@code wa} (section 10: an unkeyed count per window) or
      * {@code users}, a large-state job: all events counted per (10 s window, user id mod 2^20), so
      * with {@code --rate 1M} every window holds about a million keys.
      */
     public enum Query {
-        YSB, USERS;
+        YSB(YsbRows.Shape.COUNTS), USERS(YsbRows.Shape.COUNTS), YSBM(YsbRows.Shape.RATIOS), WA(YsbRows.Shape.TOTALS);
+
+        private final YsbRows.Shape shape;
+
+        Query(YsbRows.Shape shape) {
+            this.shape = shape;
+        }
+
+        /** The rows this query writes. */
+        public YsbRows.Shape shape() {
+            return shape;
+        }
+
+        /** The query's name on the command line and in file names. */
+        public String cliName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
 
         /** The key space of the users query. */
         public static final long USER_KEYS = 1L << 20;
@@ -27,7 +45,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
 
     public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY]"
             + " [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR]"
-            + " [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|users] [--quiet]\n"
+            + " [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|ysbm|wa|users] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -44,7 +62,8 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "               peer's share is taken over by a survivor without a restart\n"
             + "  --kill N     with --peers and --checkpoints or --replicas: kill -9 a random peer N times, check the output\n"
             + "  --kill-seed S  seed of the kills' victims and moments (default 1)\n"
-            + "  --query Q    ysb (default) or users: every event counted per (window, user id mod 2^20), a large-state job";
+            + "  --query Q    ysb (default); ysbm: clicks and views per campaign joined per window (YSB-SPEC 9); wa: every event\n"
+            + "               counted per window, unkeyed (YSB-SPEC 10); users: every event per (window, user id mod 2^20), large state";
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
@@ -120,7 +139,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         }
         int workers = p != null ? p : Runtime.getRuntime().availableProcessors();
         if (out == null) {
-            out = Path.of("out", "ysb-" + n + ".csv");
+            out = Path.of("out", query.cliName() + "-" + n + ".csv");
         }
         return new YsbArgs(n, workers, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, peers,
                 faults.validated(peers), query);
@@ -138,7 +157,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         try {
             return Query.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--query must be ysb or users, got '" + text + "'");
+            throw new IllegalArgumentException("--query must be ysb, ysbm, wa or users, got '" + text + "'");
         }
     }
 

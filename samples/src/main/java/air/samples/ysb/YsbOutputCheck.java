@@ -8,40 +8,63 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
 /**
- * Compares a canonical YSB output file with what a plain loop over the generator gives.
+ * Compares a canonical output file of a query over the YSB events with what a plain loop over
+ * the generator gives.
  *
- * <p>Counts are summed per (window, key) over the file's rows: views the loop has beyond what the
- * file sums to are <b>lost</b>; views the file sums to beyond the loop's are <b>duplicated</b>, and
- * so is every row whose (window, key) an earlier row already had (a window emitted twice, even
- * split so that the two rows add up). Both are 0 only when the file holds exactly the loop's rows.
+ * <p>Counts are summed per (window, key) and per count column over the file's rows (YSBM rows
+ * have two, clicks and views): events the loop has beyond what the file sums to are <b>lost</b>;
+ * events the file sums to beyond the loop's are <b>duplicated</b>, and so is every row whose
+ * (window, key) an earlier row already had (a window emitted twice, even split so that the two
+ * rows add up). Both are 0 only when the file holds exactly the loop's rows.
  *
- * <p>A file that is not canonical (YSB-SPEC 6.1) is refused with an {@link IllegalStateException}
- * naming the file and line: a row that is not {@code <window_start>,<16 lowercase hex digits>,<count>}
- * in plain decimal, a count that is not positive, a window start that is not {@code T0 + k * 10 s},
- * rows out of the canonical order, a {@code \r}, or a last row without its {@code \n}. So a file that
- * passes with {@code lost=0 dup=0} is byte for byte the loop's canonical file.
+ * <p>A file that is not canonical is refused with an {@link IllegalStateException} naming the
+ * file and line: a row not of the query's shape ({@code <window_start>,<16 lowercase hex
+ * digits>,<count>} for YSB, {@code ...,<clicks>,<views>,<ratio_ppm>} for YSBM,
+ * {@code <window_start>,<count>} for WA) in plain decimal, a count that is not positive, a ratio
+ * that is not {@code floor(clicks * 10^6 / views)}, a window start that is not {@code T0 + k * 10 s},
+ * rows out of the canonical order, a {@code \r}, or a last row without its {@code \n}. So a file
+ * that passes with {@code lost=0 dup=0} is byte for byte the loop's canonical file.
  */
 final class YsbOutputCheck {
 
-    /** Lost and duplicated views, and the rows compared. */
+    /** Lost and duplicated events, and the rows compared. */
     record Outcome(long lost, long duplicated, long rows) { }
 
     private YsbOutputCheck() {
     }
 
     static Outcome check(Path canonical, YsbArgs args) {
-        return compare(canonical, args.query() == YsbArgs.Query.USERS
-                ? expectedUsers(args.n(), args.seed(), args.rate())
-                : expectedCounts(args.n(), args.seed(), args.rate()));
+        return switch (args.query()) {
+            case USERS -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedUsers(args.n(), args.seed(), args.rate())));
+            case YSB -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedCounts(args.n(), args.seed(), args.rate())));
+            case YSBM -> compare(canonical, YsbRows.Shape.RATIOS, expectedJoin(args.n(), args.seed(), args.rate()));
+            case WA -> compare(canonical, YsbRows.Shape.TOTALS, List.of(expectedTotals(args.n(), args.seed(), args.rate())));
+        };
     }
 
-    /** The file against expected counts per window index, then key. */
+    /** A YSB-shaped file against expected counts per window index, then key. */
     static Outcome compare(Path canonical, LongObjectHashMap<LongLongHashMap> expected) {
-        LongObjectHashMap<LongLongHashMap> seen = new LongObjectHashMap<>();
+        return compare(canonical, YsbRows.Shape.COUNTS, List.of(expected));
+    }
+
+    /** The file against expected counts per column, per window index, then key (0 for WA's rows). */
+    static Outcome compare(Path canonical, YsbRows.Shape shape, List<LongObjectHashMap<LongLongHashMap>> expected) {
+        int columns = shape == YsbRows.Shape.RATIOS ? 2 : 1;
+        int fields = switch (shape) {
+            case COUNTS -> 3;
+            case RATIOS -> 5;
+            case TOTALS -> 2;
+        };
+        List<LongObjectHashMap<LongLongHashMap>> seen = new ArrayList<>();
+        for (int c = 0; c < columns; c++) {
+            seen.add(new LongObjectHashMap<>());
+        }
         long repeated = 0;
         long rows = 0;
         long lastWindow = Long.MIN_VALUE;
@@ -64,14 +87,21 @@ final class YsbOutputCheck {
                 String text = line.toString();
                 line.setLength(0);
                 String[] f = text.split(",", -1);
-                if (f.length != 3) {
-                    throw notCanonical(canonical, rows, "not a row '" + text + "'");
+                if (f.length != fields) {
+                    throw notCanonical(canonical, rows, "not a row '" + text + "' (" + fields + " fields)");
                 }
                 long window = decimal(canonical, rows, f[0], "window start");
-                long key = hexKey(canonical, rows, f[1]);
-                long count = decimal(canonical, rows, f[2], "count");
-                if (count <= 0) {
-                    throw notCanonical(canonical, rows, "count " + count + " (rows have counts > 0)");
+                long key = shape == YsbRows.Shape.TOTALS ? 0 : hexKey(canonical, rows, f[1]);
+                long[] counts = new long[columns];
+                for (int c = 0; c < columns; c++) {
+                    int field = shape == YsbRows.Shape.TOTALS ? 1 : 2 + c;
+                    counts[c] = decimal(canonical, rows, f[field], "count");
+                    if (counts[c] <= 0) {
+                        throw notCanonical(canonical, rows, "count " + counts[c] + " (rows have counts > 0)");
+                    }
+                }
+                if (shape == YsbRows.Shape.RATIOS && decimal(canonical, rows, f[4], "ratio_ppm") != YsbRows.ratioPpm(counts[0], counts[1])) {
+                    throw notCanonical(canonical, rows, "ratio_ppm " + f[4] + " is not floor(" + counts[0] + " * 1000000 / " + counts[1] + ")");
                 }
                 if (window < YsbGenerator.T0 || (window - YsbGenerator.T0) % YsbGenerator.WINDOW_MS != 0) {
                     throw notCanonical(canonical, rows, "window start " + window + " is not T0 + k * " + YsbGenerator.WINDOW_MS + " ms");
@@ -79,15 +109,17 @@ final class YsbOutputCheck {
                 int order = window != lastWindow ? Long.compare(window, lastWindow) : Long.compareUnsigned(key, lastKey);
                 if (rows > 1 && order < 0) {
                     throw notCanonical(canonical, rows, "out of the canonical order (by window, then key unsigned): '" + text
-                            + "' after " + lastWindow + "," + YsbEvent.hex(lastKey));
+                            + "' after the row of window " + lastWindow);
                 }
                 lastWindow = window;
                 lastKey = key;
-                LongLongHashMap counts = seen.getIfAbsentPut(windowIndex(window), LongLongHashMap::new);
-                if (counts.containsKey(key)) {
-                    repeated += count;
+                for (int c = 0; c < columns; c++) {
+                    LongLongHashMap byKey = seen.get(c).getIfAbsentPut(windowIndex(window), LongLongHashMap::new);
+                    if (byKey.containsKey(key)) {
+                        repeated += counts[c];
+                    }
+                    byKey.addToValue(key, counts[c]);
                 }
-                counts.addToValue(key, count);
             }
             if (open) {
                 throw notCanonical(canonical, rows + 1, "the last row has no \\n");
@@ -95,8 +127,12 @@ final class YsbOutputCheck {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + canonical, e);
         }
-        long lost = beyond(expected, seen);
-        long extra = beyond(seen, expected);
+        long lost = 0;
+        long extra = 0;
+        for (int c = 0; c < columns; c++) {
+            lost += beyond(expected.get(c), seen.get(c));
+            extra += beyond(seen.get(c), expected.get(c));
+        }
         return new Outcome(lost, Math.max(repeated, extra), rows);
     }
 
@@ -134,7 +170,7 @@ final class YsbOutputCheck {
     }
 
     private static IllegalStateException notCanonical(Path file, long row, String why) {
-        return new IllegalStateException(file + ":" + row + ": not canonical YSB output: " + why);
+        return new IllegalStateException(file + ":" + row + ": not canonical output: " + why);
     }
 
     /** The plain loop for the users query: every event per (window index, user key). */
@@ -160,6 +196,52 @@ final class YsbOutputCheck {
                 expected.getIfAbsentPut(windowIndex(e.eventTime() - Math.floorMod(e.eventTime(), YsbGenerator.WINDOW_MS)),
                         LongLongHashMap::new).addToValue(campaignOf.getOrThrow(e.adId()), 1);
             }
+        }
+        return expected;
+    }
+
+    /**
+     * The plain loop for YSBM: clicks (column 0) and views (column 1) per (window index,
+     * campaign), only where both are present (an inner join).
+     */
+    static List<LongObjectHashMap<LongLongHashMap>> expectedJoin(long n, long seed, long rate) {
+        YsbGenerator g = new YsbGenerator(seed, rate);
+        LongLongHashMap campaignOf = g.adToCampaign();
+        LongObjectHashMap<LongLongHashMap> clicks = new LongObjectHashMap<>();
+        LongObjectHashMap<LongLongHashMap> views = new LongObjectHashMap<>();
+        for (long i = 0; i < n; i++) {
+            int type = g.eventType(i);
+            if (type == YsbEvent.CLICK || type == YsbEvent.VIEW) {
+                YsbEvent e = g.event(i);
+                long w = windowIndex(e.eventTime() - Math.floorMod(e.eventTime(), YsbGenerator.WINDOW_MS));
+                (type == YsbEvent.CLICK ? clicks : views).getIfAbsentPut(w, LongLongHashMap::new)
+                        .addToValue(campaignOf.getOrThrow(e.adId()), 1);
+            }
+        }
+        dropOneSided(clicks, views);
+        dropOneSided(views, clicks);
+        return List.of(clicks, views);
+    }
+
+    /** Removes from {@code a} every (window, key) that {@code b} lacks. */
+    private static void dropOneSided(LongObjectHashMap<LongLongHashMap> a, LongObjectHashMap<LongLongHashMap> b) {
+        a.forEachKeyValue((w, byKey) -> {
+            LongLongHashMap other = b.get(w);
+            for (long k : byKey.keySet().toArray()) {
+                if (other == null || !other.containsKey(k)) {
+                    byKey.remove(k);
+                }
+            }
+        });
+    }
+
+    /** The plain loop for WA: every event per window index (key 0). */
+    static LongObjectHashMap<LongLongHashMap> expectedTotals(long n, long seed, long rate) {
+        YsbGenerator g = new YsbGenerator(seed, rate);
+        LongObjectHashMap<LongLongHashMap> expected = new LongObjectHashMap<>();
+        for (long i = 0; i < n; i++) {
+            long t = YsbGenerator.T0 + i * 1000 / g.rate();
+            expected.getIfAbsentPut(windowIndex(t - Math.floorMod(t, YsbGenerator.WINDOW_MS)), LongLongHashMap::new).addToValue(0, 1);
         }
         return expected;
     }

@@ -77,7 +77,8 @@ final class YsbPeers {
             jobNanos = Math.max(jobNanos, b.getLong());
             parts.add(YsbRows.decode(Arrays.copyOfRange(all.get(peer), 16, all.get(peer).length), peer));
         }
-        YsbRun.Outcome merged = new YsbRun.Outcome(args, YsbRows.merge(parts), local.firstNanos() - origin, runNanos, jobNanos, 0);
+        YsbRows gathered = YsbRows.merge(parts, args.query().shape());
+        YsbRun.Outcome merged = new YsbRun.Outcome(args, gathered, local.firstNanos() - origin, runNanos, jobNanos, 0);
         return YsbMain.report(merged);
     }
 }

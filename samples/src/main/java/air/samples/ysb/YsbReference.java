@@ -2,7 +2,7 @@ package air.samples.ysb;
 
 import java.util.Map;
 
-/** The reference checksums of YSB-SPEC section 6.3 (seed 42, R 100000). */
+/** The reference checksums of YSB-SPEC sections 6.3 (YSB), 9 (YSBM) and 10 (WA), all for seed 42, R 100000. */
 public final class YsbReference {
 
     private static final Map<Long, String> SHA256 = Map.of(
@@ -11,11 +11,34 @@ public final class YsbReference {
             100_000_000L, "353f9070c143bdb8ae84216855cea337d2b2fa7052f6d053cc55380ef864d937",
             400_000_000L, "eeb319f3e0afcbd3b35cfdd0a69b652b3eeb5c757c5b76942fcb1079170e496a");
 
+    private static final Map<Long, String> YSBM = Map.of(
+            5_000_000L, "1bd40d73c8984fa8a105d5e36b279f4333c9b26b78730f4d6549cd55618f4dca",
+            20_000_000L, "d36f4c52f175da5b5dbb58032d206f961f009a623d918b33eac2cb4bd1527a2c",
+            100_000_000L, "9e02ffef4ca19d684679d2af5a396569fbcd1d7058cf6a4b371851a1f68b05b9");
+
+    private static final Map<Long, String> WA = Map.of(
+            5_000_000L, "597154556dd081f2db0e222936e6767a05db29570bb8034c3e8b5d423c237ea2",
+            20_000_000L, "3302fbb7454748d652ea723d22c3b015ee8baf98bbeb526a40e589d2f74e7817",
+            100_000_000L, "e2cbc9487cc2ab818235da016db1db07d9fc3df2f79e734f7cb0a0548f905eb6");
+
     private YsbReference() {
     }
 
-    /** The reference checksum for these parameters, or null when the spec lists none. */
+    /** The YSB reference checksum for these parameters, or null when the spec lists none. */
     public static String sha256(long n, long seed, long rate) {
-        return seed == 42 && rate == 100_000 ? SHA256.get(n) : null;
+        return sha256(YsbArgs.Query.YSB, n, seed, rate);
+    }
+
+    /** The reference checksum of {@code query} for these parameters, or null when the spec lists none. */
+    public static String sha256(YsbArgs.Query query, long n, long seed, long rate) {
+        if (seed != 42 || rate != 100_000) {
+            return null;
+        }
+        return switch (query) {
+            case YSB -> SHA256.get(n);
+            case YSBM -> YSBM.get(n);
+            case WA -> WA.get(n);
+            case USERS -> null;
+        };
     }
 }

@@ -13,34 +13,54 @@ import java.util.function.IntConsumer;
 
 /**
  * Collects YSB rows in columns with the wall time each reached the sink (for latency and
- * {@code t_last}). Writers buffer locally and merge once at close. Under checkpoints a writer's
- * rows are part of every checkpoint, so a restarted peer resumes with exactly the rows emitted
- * before it.
+ * {@code t_last}); a {@code RowOf} turns one result of the query into a row. Writers buffer
+ * locally and merge once at close. Under checkpoints a writer's rows are part of every
+ * checkpoint, so a restarted peer resumes with exactly the rows emitted before it.
  */
-public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>> {
+public final class YsbResultSink<T> implements SinkFactory<T> {
+
+    /** Adds one result of the query to {@code rows} as a row that reached the sink at {@code nanos}. */
+    @FunctionalInterface
+    public interface RowOf<T> {
+        void add(T result, Rows rows, long nanos);
+
+        /** YSB and the users query: a count per (window, key). */
+        RowOf<WindowResult<Long, Long>> COUNT = (r, rows, t) -> rows.add(r.start(), r.key(), r.value(), 0, t);
+    }
 
     /** The rows of one writer, in columns. */
-    static final class Rows {
+    public static final class Rows {
         long[] windowStart = new long[256];
         long[] campaign = new long[256];
         long[] count = new long[256];
+        long[] second = new long[256];
         long[] emitNanos = new long[256];
         int size;
 
         void add(long ws, long c, long n, long t) {
+            add(ws, c, n, 0, t);
+        }
+
+        /** A row: window start, key, its one or two counts and when it reached the sink. */
+        public void add(long ws, long c, long n, long m, long t) {
             if (size == windowStart.length) {
                 int cap = size * 2;
                 windowStart = Arrays.copyOf(windowStart, cap);
                 campaign = Arrays.copyOf(campaign, cap);
                 count = Arrays.copyOf(count, cap);
+                second = Arrays.copyOf(second, cap);
                 emitNanos = Arrays.copyOf(emitNanos, cap);
             }
             windowStart[size] = ws;
             campaign[size] = c;
             count[size] = n;
+            second[size] = m;
             emitNanos[size++] = t;
         }
     }
+
+    private final RowOf<? super T> rowOf;
+    private final YsbRows.Shape shape;
 
     private final List<Rows> closed = new ArrayList<>();
     private final Runnable onFirstWrite;
@@ -53,28 +73,31 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
      * @param onFirstWriteAfterRestore runs with the writer's instance when a writer restored from a
      *                                checkpoint or a replica writes its first new row
      */
-    public YsbResultSink(Runnable onFirstWrite, IntConsumer onFirstWriteAfterRestore) {
+    public YsbResultSink(YsbRows.Shape shape, RowOf<? super T> rowOf, Runnable onFirstWrite, IntConsumer onFirstWriteAfterRestore) {
+        this.shape = shape;
+        this.rowOf = rowOf;
         this.onFirstWrite = onFirstWrite;
         this.onFirstWriteAfterRestore = onFirstWriteAfterRestore;
     }
 
-    public YsbResultSink(Runnable onFirstWrite) {
-        this(onFirstWrite, i -> { });
+    /** YSB rows (a count per window and campaign). */
+    public static YsbResultSink<WindowResult<Long, Long>> counts(Runnable onFirstWrite, IntConsumer onFirstWriteAfterRestore) {
+        return new YsbResultSink<>(YsbRows.Shape.COUNTS, RowOf.COUNT, onFirstWrite, onFirstWriteAfterRestore);
     }
 
-    public YsbResultSink() {
-        this(() -> { });
+    public static YsbResultSink<WindowResult<Long, Long>> counts() {
+        return counts(() -> { }, i -> { });
     }
 
     @Override
-    public SinkWriter<WindowResult<Long, Long>> open(int instance, int parallelism) {
+    public SinkWriter<T> open(int instance, int parallelism) {
         Rows rows = new Rows();
         return new CheckpointedSinkWriter<>() {
             private boolean restored;
 
             @Override
-            public void write(WindowResult<Long, Long> r) {
-                rows.add(r.start(), r.key(), r.value(), System.nanoTime());
+            public void write(T r) {
+                rowOf.add(r, rows, System.nanoTime());
                 if (!written.get() && !written.getAndSet(true)) {
                     onFirstWrite.run();
                 }
@@ -87,9 +110,10 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
             /** The rows so far, in the row-table form of {@link YsbRows#decode}: what a restarted peer resumes with. */
             @Override
             public byte[] snapshot(long checkpointId) {
-                ByteBuffer b = ByteBuffer.allocate(4 + rows.size * 32).putInt(rows.size);
+                ByteBuffer b = ByteBuffer.allocate(4 + rows.size * YsbRows.ROW_BYTES).putInt(rows.size);
                 for (int i = 0; i < rows.size; i++) {
-                    b.putLong(rows.windowStart[i]).putLong(rows.campaign[i]).putLong(rows.count[i]).putLong(rows.emitNanos[i]);
+                    b.putLong(rows.windowStart[i]).putLong(rows.campaign[i]).putLong(rows.count[i]).putLong(rows.second[i])
+                     .putLong(rows.emitNanos[i]);
                 }
                 return b.array();
             }
@@ -100,7 +124,7 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
                 this.restored = true;
                 rows.size = 0;
                 for (int i = 0; i < restored.size; i++) {
-                    rows.add(restored.windowStart[i], restored.campaign[i], restored.count[i], restored.emitNanos[i]);
+                    rows.add(restored.windowStart[i], restored.campaign[i], restored.count[i], restored.second[i], restored.emitNanos[i]);
                 }
             }
 
@@ -116,7 +140,7 @@ public final class YsbResultSink implements SinkFactory<WindowResult<Long, Long>
     /** All rows of all writers; call after the job finished. */
     public YsbRows rows() {
         synchronized (closed) {
-            return YsbRows.merge(closed);
+            return YsbRows.merge(closed, shape);
         }
     }
 

@@ -14,55 +14,99 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
-/** The job's output rows, sorted canonically (YSB-SPEC 6.1): by window, then campaign unsigned. */
+/**
+ * The job's output rows, sorted canonically (YSB-SPEC 6.1): by window, then key unsigned. Each row
+ * holds a window start, a key (a campaign or user; 0 for the unkeyed WA), one or two counts and
+ * the wall time it reached the sink; its {@link Shape} says how it is written.
+ */
 public final class YsbRows {
 
+    /** How a query's rows are written, and which of their counts are events. */
+    public enum Shape {
+        /** {@code <window_start>,<key hex>,<count>}: YSB (views per campaign) and the users query. */
+        COUNTS,
+        /** {@code <window_start>,<campaign hex>,<clicks>,<views>,<ratio_ppm>}: YSBM (YSB-SPEC 9). */
+        RATIOS,
+        /** {@code <window_start>,<count>}: WA (YSB-SPEC 10), one row per window. */
+        TOTALS;
+
+        String line(long window, long key, long first, long second) {
+            return switch (this) {
+                case COUNTS -> window + "," + YsbEvent.hex(key) + "," + first;
+                case RATIOS -> window + "," + YsbEvent.hex(key) + "," + first + "," + second + "," + ratioPpm(first, second);
+                case TOTALS -> window + "," + first;
+            };
+        }
+
+        /** The events a row counts: its count, or clicks + views. */
+        long events(long first, long second) {
+            return this == RATIOS ? first + second : first;
+        }
+    }
+
+    /** {@code floor(clicks * 1 000 000 / views)} in exact integer arithmetic (YSB-SPEC 9). */
+    static long ratioPpm(long clicks, long views) {
+        return Math.multiplyExact(clicks, 1_000_000L) / views;
+    }
+
+    /** Bytes per row on the wire between peers and in a sink's checkpoint. */
+    static final int ROW_BYTES = 40;
+
+    final Shape shape;
     final long[] windowStart;
     final long[] campaign;
     final long[] count;
+    final long[] second;
     final long[] emitNanos;
 
-    private YsbRows(long[] windowStart, long[] campaign, long[] count, long[] emitNanos) {
-        this.windowStart = windowStart;
-        this.campaign = campaign;
-        this.count = count;
-        this.emitNanos = emitNanos;
+    private YsbRows(Shape shape, int n) {
+        this.shape = shape;
+        this.windowStart = new long[n];
+        this.campaign = new long[n];
+        this.count = new long[n];
+        this.second = new long[n];
+        this.emitNanos = new long[n];
     }
 
     static YsbRows merge(List<YsbResultSink.Rows> parts) {
+        return merge(parts, Shape.COUNTS);
+    }
+
+    static YsbRows merge(List<YsbResultSink.Rows> parts, Shape shape) {
         int total = parts.stream().mapToInt(p -> p.size).sum();
-        Integer[] order = new Integer[total];
-        long[] ws = new long[total];
-        long[] c = new long[total];
-        long[] n = new long[total];
-        long[] t = new long[total];
+        YsbRows all = new YsbRows(shape, total);
         int k = 0;
         for (YsbResultSink.Rows p : parts) {
             for (int i = 0; i < p.size; i++, k++) {
-                ws[k] = p.windowStart[i];
-                c[k] = p.campaign[i];
-                n[k] = p.count[i];
-                t[k] = p.emitNanos[i];
-                order[k] = k;
+                all.windowStart[k] = p.windowStart[i];
+                all.campaign[k] = p.campaign[i];
+                all.count[k] = p.count[i];
+                all.second[k] = p.second[i];
+                all.emitNanos[k] = p.emitNanos[i];
             }
         }
+        Integer[] order = new Integer[total];
+        Arrays.setAll(order, i -> i);
+        long[] ws = all.windowStart;
+        long[] c = all.campaign;
         Arrays.sort(order, (a, b) -> ws[a] != ws[b] ? Long.compare(ws[a], ws[b]) : Long.compareUnsigned(c[a], c[b]));
-        YsbRows rows = new YsbRows(new long[total], new long[total], new long[total], new long[total]);
+        YsbRows rows = new YsbRows(shape, total);
         for (int i = 0; i < total; i++) {
-            rows.windowStart[i] = ws[order[i]];
-            rows.campaign[i] = c[order[i]];
-            rows.count[i] = n[order[i]];
-            rows.emitNanos[i] = t[order[i]];
+            rows.windowStart[i] = all.windowStart[order[i]];
+            rows.campaign[i] = all.campaign[order[i]];
+            rows.count[i] = all.count[order[i]];
+            rows.second[i] = all.second[order[i]];
+            rows.emitNanos[i] = all.emitNanos[order[i]];
         }
         return rows;
     }
 
     /** Rows with emit times moved by {@code -originNanos}, as bytes: what a peer sends to rank 0. */
     byte[] encode(long originNanos) {
-        ByteBuffer b = ByteBuffer.allocate(4 + size() * 32);
+        ByteBuffer b = ByteBuffer.allocate(4 + size() * ROW_BYTES);
         b.putInt(size());
         for (int i = 0; i < size(); i++) {
-            b.putLong(windowStart[i]).putLong(campaign[i]).putLong(count[i]).putLong(emitNanos[i] - originNanos);
+            b.putLong(windowStart[i]).putLong(campaign[i]).putLong(count[i]).putLong(second[i]).putLong(emitNanos[i] - originNanos);
         }
         return b.array();
     }
@@ -71,12 +115,12 @@ public final class YsbRows {
     static YsbResultSink.Rows decode(byte[] bytes, int peer) {
         ByteBuffer b = ByteBuffer.wrap(bytes);
         int n = bytes.length >= 4 ? b.getInt() : -1;
-        if (n < 0 || bytes.length != 4 + 32L * n) {
+        if (n < 0 || bytes.length != 4 + (long) ROW_BYTES * n) {
             throw new IllegalStateException("peer " + peer + " sent " + bytes.length + " bytes of results, not a row table");
         }
         YsbResultSink.Rows rows = new YsbResultSink.Rows();
         for (int i = 0; i < n; i++) {
-            rows.add(b.getLong(), b.getLong(), b.getLong(), b.getLong());
+            rows.add(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong());
         }
         return rows;
     }
@@ -85,8 +129,13 @@ public final class YsbRows {
         return windowStart.length;
     }
 
+    /** The events the rows count (views for YSB; clicks and views for YSBM; all events for WA). */
     public long views() {
-        return Arrays.stream(count).sum();
+        long sum = 0;
+        for (int i = 0; i < size(); i++) {
+            sum += shape.events(count[i], second[i]);
+        }
+        return sum;
     }
 
     public long windows() {
@@ -99,7 +148,7 @@ public final class YsbRows {
 
     /** Row {@code i} in the canonical text form, without the newline. */
     public String line(int i) {
-        return windowStart[i] + "," + YsbEvent.hex(campaign[i]) + "," + count[i];
+        return shape.line(windowStart[i], campaign[i], count[i], second[i]);
     }
 
     /** Writes the canonical file and returns its SHA-256 in lowercase hex. */

@@ -6,6 +6,8 @@ import air.launcher.PeerReporter;
 import air.runtime.Cluster;
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.api.WindowResult;
+import air.runtime.api.WindowValue;
 import air.workloads.ysb.YsbGenerator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -51,11 +53,30 @@ public final class YsbRun {
         MeterRegistry registry = new SimpleMeterRegistry();
         // started by the local launcher: report job events and first outputs to it (no-op otherwise)
         PeerReporter reporter = PeerReporter.fromEnvironment();
-        YsbResultSink sink = new YsbResultSink(reporter::firstOutput, reporter.restoredOutputs());
         long scheduleStart = args.offered() > 0 ? submitted + 1_000_000_000L : 0;
-        Pipeline pipeline = args.query() == YsbArgs.Query.USERS
-                ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, sink)
-                : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, sink);
+        YsbResultSink<?> sink;
+        Pipeline pipeline;
+        switch (args.query()) {
+            case YSBM -> {
+                YsbResultSink<WindowResult<Long, YsbmQuery.ClicksViews>> s = new YsbResultSink<>(YsbRows.Shape.RATIOS, YsbmQuery.ROW,
+                        reporter::firstOutput, reporter.restoredOutputs());
+                sink = s;
+                pipeline = YsbmQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+            }
+            case WA -> {
+                YsbResultSink<WindowValue<Long>> s = new YsbResultSink<>(YsbRows.Shape.TOTALS, WaQuery.ROW, reporter::firstOutput,
+                        reporter.restoredOutputs());
+                sink = s;
+                pipeline = WaQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+            }
+            default -> {
+                YsbResultSink<WindowResult<Long, Long>> s = YsbResultSink.counts(reporter::firstOutput, reporter.restoredOutputs());
+                sink = s;
+                pipeline = args.query() == YsbArgs.Query.USERS
+                        ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, s)
+                        : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+            }
+        }
         JobConfig config = JobConfig.defaults().name(JOB).workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);

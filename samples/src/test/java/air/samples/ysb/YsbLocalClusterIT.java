@@ -46,6 +46,22 @@ class YsbLocalClusterIT {
         assertThat(out).contains("[peer 0] ysb: checksum matches the reference (YSB-SPEC 6.3)");
     }
 
+    @ParameterizedTest(name = "query={0} peers={1} routing={2} progress={3}")
+    @CsvSource({"ysbm,2,AIR,hewmeld", "ysbm,4,KEY,watermark", "wa,2,KEY,hewmeld", "wa,4,AIR,watermark"})
+    void ysbm_and_wa_over_mpj_peers_match_their_references(String query, int peers, String routing, String progress, @TempDir Path dir)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        try (LocalCluster cluster = LocalCluster.start(spec(peers, out, "5M", "1", "--query", query, "--routing", routing,
+                "--progress", progress, "--out", dir.resolve(query + ".csv").toString(), "--quiet"))) {
+            int[] codes = cluster.await(150_000);
+            assertThat(codes).as(String.join("\n", out)).containsOnly(0);
+            assertEnded(cluster);
+        }
+        String section = query.equals("ysbm") ? "9" : "10";
+        assertThat(out).as(String.join("\n", out)).contains("[peer 0] ysb: " + query + ": checksum matches the reference (YSB-SPEC "
+                + section + ")");
+    }
+
     /** Regression: on virtual threads, heartbeats starved behind CPU-bound tasklets and a healthy peer was declared lost. */
     @Test
     void heartbeats_keep_flowing_while_tasklets_keep_the_only_carrier_busy(@TempDir Path dir) throws Exception {

@@ -29,16 +29,24 @@ class YsbOutputCheckTest {
     private static final String[] YSB = {"300K", "2", "--rate", "10000"};
     /** 2 windows of 100 000 events, about 95 000 user keys each. */
     private static final String[] USERS = {"200K", "2", "--rate", "10000", "--query", "users"};
+    /** YSBM over 3 windows at R = 10 000: 300 rows of clicks and views per campaign. */
+    private static final String[] YSBM = {"300K", "2", "--rate", "10000", "--query", "ysbm"};
+    /** WA over 3 windows and a part of a fourth. */
+    private static final String[] WA = {"350K", "2", "--rate", "10000", "--query", "wa"};
 
     @TempDir
     static Path dir;
     private static List<String> ysbRows;
     private static List<String> userRows;
+    private static List<String> ysbmRows;
+    private static List<String> waRows;
 
     @BeforeAll
     static void runTheEngine() throws IOException {
         ysbRows = engineOutput(YSB, "ysb.csv");
         userRows = engineOutput(USERS, "users.csv");
+        ysbmRows = engineOutput(YSBM, "ysbm.csv");
+        waRows = engineOutput(WA, "wa.csv");
     }
 
     private static List<String> engineOutput(String[] argv, String name) throws IOException {
@@ -212,15 +220,71 @@ class YsbOutputCheckTest {
 
         String text = String.join("\n", ysbRows) + "\n";
         assertThatThrownBy(() -> checkBytes(text.replace("\n", "\r\n").getBytes(StandardCharsets.US_ASCII), YSB))
-                .hasMessageContaining(":1: not canonical YSB output: a carriage return");
+                .hasMessageContaining(":1: not canonical output: a carriage return");
         assertThatThrownBy(() -> checkBytes(text.substring(0, text.length() - 1).getBytes(StandardCharsets.US_ASCII), YSB))
-                .hasMessageContaining(":300: not canonical YSB output: the last row has no \\n");
+                .hasMessageContaining(":300: not canonical output: the last row has no \\n");
         assertThatThrownBy(() -> checkBytes((text + "\n").getBytes(StandardCharsets.US_ASCII), YSB))
-                .hasMessageContaining(":301: not canonical YSB output: not a row ''");
+                .hasMessageContaining(":301: not canonical output: not a row ''");
+    }
+
+    @Test
+    void ysbm_output_passes_and_its_bad_rows_are_caught_in_either_count_or_the_ratio() throws IOException {
+        assertThat(ysbmRows).hasSize(300);
+        assertThat(check(new ArrayList<>(ysbmRows), YSBM)).isEqualTo(new YsbOutputCheck.Outcome(0, 0, 300));
+
+        List<String> rows = new ArrayList<>(ysbmRows);
+        String[] f = rows.remove(17).split(",");
+        long events = Long.parseLong(f[2]) + Long.parseLong(f[3]);
+        assertThat(check(rows, YSBM)).as("a missing join row loses its clicks and views").isEqualTo(new YsbOutputCheck.Outcome(events, 0, 299));
+
+        rows = new ArrayList<>(ysbmRows);
+        rows.add(5, rows.get(5));
+        String[] d = rows.get(5).split(",");
+        assertThat(check(rows, YSBM)).isEqualTo(new YsbOutputCheck.Outcome(0, Long.parseLong(d[2]) + Long.parseLong(d[3]), 301));
+
+        rows = new ArrayList<>(ysbmRows); // clicks one too many, ratio made to agree: only the count can tell
+        String[] g = rows.get(40).split(",");
+        long clicks = Long.parseLong(g[2]) + 1;
+        long views = Long.parseLong(g[3]);
+        rows.set(40, g[0] + "," + g[1] + "," + clicks + "," + views + "," + (clicks * 1_000_000 / views));
+        assertThat(check(rows, YSBM)).isEqualTo(new YsbOutputCheck.Outcome(0, 1, 300));
+
+        List<String> ratio = new ArrayList<>(ysbmRows);
+        String[] r = ratio.get(3).split(",");
+        ratio.set(3, r[0] + "," + r[1] + "," + r[2] + "," + r[3] + "," + (Long.parseLong(r[4]) + 1));
+        assertThatThrownBy(() -> check(ratio, YSBM)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(":4: not canonical output: ratio_ppm");
+
+        List<String> ysbShaped = new ArrayList<>(ysbRows);
+        assertThatThrownBy(() -> check(ysbShaped, YSBM)).hasMessageContaining(":1: not canonical output: not a row");
+    }
+
+    @Test
+    void wa_output_passes_and_a_missing_doubled_or_wrong_window_is_caught() throws IOException {
+        assertThat(waRows).containsExactly(YsbGenerator.T0 + ",100000", (YsbGenerator.T0 + 10_000) + ",100000",
+                (YsbGenerator.T0 + 20_000) + ",100000", (YsbGenerator.T0 + 30_000) + ",50000");
+        assertThat(check(new ArrayList<>(waRows), WA)).isEqualTo(new YsbOutputCheck.Outcome(0, 0, 4));
+
+        List<String> rows = new ArrayList<>(waRows);
+        rows.remove(3);
+        assertThat(check(rows, WA)).isEqualTo(new YsbOutputCheck.Outcome(50_000, 0, 3));
+
+        rows = new ArrayList<>(waRows);
+        rows.add(1, rows.get(1));
+        assertThat(check(rows, WA)).isEqualTo(new YsbOutputCheck.Outcome(0, 100_000, 5));
+
+        rows = new ArrayList<>(waRows);
+        rows.set(0, withCount(rows.get(0), 99_999));
+        assertThat(check(rows, WA)).isEqualTo(new YsbOutputCheck.Outcome(1, 0, 4));
+
+        List<String> swapped = new ArrayList<>(waRows);
+        swapped.set(0, waRows.get(1));
+        swapped.set(1, waRows.get(0));
+        assertThatThrownBy(() -> check(swapped, WA)).hasMessageContaining(":2: not canonical output: out of the canonical order");
     }
 
     private static void assertRefused(List<String> rows, String line, String why) {
         assertThatThrownBy(() -> check(rows, YSB)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(line + "not canonical YSB output: ").hasMessageContaining(why);
+                .hasMessageContaining(line + "not canonical output: ").hasMessageContaining(why);
     }
 }

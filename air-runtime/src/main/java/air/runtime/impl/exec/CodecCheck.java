@@ -14,7 +14,10 @@ final class CodecCheck {
     /** @param why what the encoding is for, e.g. "its partials cannot travel between peers" */
     static void requireCodecs(PhysicalPlan plan, JobConfig config, String why) {
         for (VertexPlan v : plan.vertices()) {
-            if (v.tail() instanceof TailSpec.PartialWindow pw && pw.aggregation().op().accumulatorCodec() == null) {
+            for (TailSpec.PartialWindow pw : v.partialTails()) {
+                if (pw.aggregation().op().accumulatorCodec() != null) {
+                    continue;
+                }
                 throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
                         + pw.info() + " has no accumulator codec, so " + why + "; use a built-in aggregation or Aggregations.of(..., codec)");
             }

@@ -16,6 +16,8 @@ import air.runtime.impl.ops.EventClock;
 import air.runtime.impl.ops.FilterOp;
 import air.runtime.impl.ops.FinalWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
+import air.runtime.impl.ops.ForkOp;
+import air.runtime.impl.ops.ForkTail;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.KeyedFrameFactory;
@@ -32,6 +34,7 @@ import air.runtime.impl.ops.Snapshotting;
 import air.runtime.impl.ops.TimestampOp;
 import air.runtime.impl.ops.TopKWindowOp;
 import air.runtime.impl.ops.WindowFinal;
+import air.runtime.impl.ops.WindowJoinOp;
 import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
@@ -45,6 +48,7 @@ import air.runtime.plan.OpSpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.Progress;
+import air.runtime.plan.ShuffleEdge;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
@@ -57,6 +61,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -69,8 +74,13 @@ import java.util.function.Function;
 final class JobGraph {
 
     /** The operator instances at one position of one vertex, for meters. */
-    record OperatorSlot(int vertex, String kind, OperatorInfo info, List<Counted> instances) { }
+    /**
+     * The operator instances at one position of one vertex, for meters; {@code downstream} is the
+     * position of the operator it feeds in the vertex (a fork: its first branch), or -1 at a tail.
+     */
+    record OperatorSlot(int vertex, int position, String kind, OperatorInfo info, List<Counted> instances, int downstream) { }
 
+    private final PhysicalPlan plan;
     private final List<Tasklet> tasklets = new ArrayList<>();
     private final Map<Tasklet, Inbox> consumerInboxes = new IdentityHashMap<>();
     private final List<OperatorSlot> slots = new ArrayList<>();
@@ -102,8 +112,9 @@ final class JobGraph {
     /** Replication: the receivers of remote shuffle items, which run until the job ends everywhere. */
     private final List<RemoteShuffleTasklet> receivers = new ArrayList<>();
 
-    private JobGraph(JobConfig config, JobContext context, Transport transport, Function<String, Checkpointing> checkpoints,
-                     ShuffleWiring wiring, int block, String exactlyOnceBecause) {
+    private JobGraph(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
+                     Function<String, Checkpointing> checkpoints, ShuffleWiring wiring, int block, String exactlyOnceBecause) {
+        this.plan = plan;
         this.exactlyOnceBecause = exactlyOnceBecause;
         this.checkpoints = checkpoints;
         this.config = config;
@@ -116,27 +127,44 @@ final class JobGraph {
         this.specializer = new ClassSpecializer(config.specializeOperators());
     }
 
-    /** Upstream instances by global index, each with the peer it lives on in cluster mode: "[2 (peer 1)]". */
-    String describeUpstream(int[] instances) {
-        if (peers == 1) {
-            return Arrays.toString(instances);
-        }
+    /**
+     * Upstream producers of vertex {@code vertex} by their number there, each named by its global
+     * instance, the peer it lives on in cluster mode and, when several edges feed the vertex, the
+     * input and vertex it comes from: "[2 (peer 1)]", "[input 1: 3 of vertex 0]".
+     */
+    String describeUpstream(int vertex, int[] producers) {
+        List<ShuffleEdge> in = plan.edgesInto(vertex);
         StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < instances.length; i++) {
-            int block = instances[i] / config.workers();
-            int host = wiring.hostOf(block); // where it runs now
-            sb.append(i == 0 ? "" : ", ").append(instances[i]).append(" (peer ").append(host).append(')');
+        for (int i = 0; i < producers.length; i++) {
+            int p = producers[i];
+            ShuffleEdge edge = in.get(in.size() - 1);
+            for (ShuffleEdge e : in) {
+                if (p < producerBase(e) + globalParallelism(plan.vertices().get(e.from()))) {
+                    edge = e;
+                    break;
+                }
+            }
+            int g = p - producerBase(edge);
+            sb.append(i == 0 ? "" : ", ");
+            if (in.size() > 1) {
+                sb.append("input ").append(edge.input()).append(": ").append(g).append(" of vertex ").append(edge.from());
+            } else {
+                sb.append(g);
+            }
+            if (peers > 1) {
+                sb.append(" (peer ").append(wiring.hostOf(g / plan.vertices().get(edge.from()).parallelism())).append(')');
+            }
         }
         return sb.append(']').toString();
     }
 
     /**
-     * A final instance of this graph as the report names it: local index, and in cluster mode its
-     * global index, the peer it runs on and, for a block taken over, the peer it came from.
+     * A final instance as the report names it: local index, and in cluster mode its global index,
+     * the peer it runs on and, for a block taken over, the peer it came from.
      */
-    String describeFinal(int local) {
+    private String describeFinal(VertexPlan v, int local) {
         return peers == 1 ? "instance " + local
-                : "instance " + local + " (global " + (block * config.workers() + local) + " on peer " + self
+                : "instance " + local + " (global " + global(local, v) + " on peer " + self
                         + (block != self ? ", taken over from peer " + block : "") + ")";
     }
 
@@ -151,9 +179,9 @@ final class JobGraph {
     static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
                           Function<String, Checkpointing> checkpoints,
                           ShuffleWiring wiring, int block, String exactlyOnceBecause) {
-        JobGraph graph = new JobGraph(config, context, transport, checkpoints, wiring, block, exactlyOnceBecause);
+        JobGraph graph = new JobGraph(plan, config, context, transport, checkpoints, wiring, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
-            if (v.head() instanceof HeadSpec.FinalWindow) {
+            if (v.head().inputs() > 0) {
                 Inbox[] in = new Inbox[v.parallelism()];
                 for (int i = 0; i < in.length; i++) {
                     in[i] = new Inbox(config.queueCapacity(), context);
@@ -163,24 +191,54 @@ final class JobGraph {
             }
         }
         for (VertexPlan v : plan.vertices()) {
-            graph.buildVertex(plan, v);
+            graph.buildVertex(v);
         }
         if (transport != null && transport.peers() > 1 && block < 0) {
-            for (VertexPlan v : plan.vertices()) {
-                if (v.tail() instanceof TailSpec.PartialWindow pw) {
-                    RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in v" + (v.id() + 1), transport,
-                            Channels.data(v.id()), codecFor(pw), v.parallelism(),
-                            wiring.hostedInboxes(v.id() + 1, graph.globalParallelism(plan.vertices().get(v.id() + 1))),
-                            !wiring.receiversOutliveTasklets());
-                    if (wiring.receiversOutliveTasklets()) {
-                        graph.receivers.add(r); // runs until the job has ended on every live peer
-                    } else {
-                        graph.tasklets.add(r);
-                    }
+            for (ShuffleEdge e : plan.edges()) {
+                VertexPlan from = plan.vertices().get(e.from());
+                VertexPlan to = plan.vertices().get(e.to());
+                RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in " + e.id() + " v" + e.to(), transport,
+                        Channels.data(e.id()), codecFor(plan.partialOf(e)), from.parallelism(), graph.producerBase(e),
+                        wiring.hostedInboxes(e.to(), graph.globalParallelism(to)), !wiring.receiversOutliveTasklets());
+                if (wiring.receiversOutliveTasklets()) {
+                    graph.receivers.add(r); // runs until the job has ended on every live peer
+                } else {
+                    graph.tasklets.add(r);
                 }
             }
         }
         return graph;
+    }
+
+    /** The number of edge {@code e}'s first producer among all producers of its vertex. */
+    private int producerBase(ShuffleEdge e) {
+        int base = 0;
+        for (ShuffleEdge before : plan.edgesInto(e.to())) {
+            if (before.id() == e.id()) {
+                return base;
+            }
+            base += globalParallelism(plan.vertices().get(before.from()));
+        }
+        throw new IllegalStateException("shuffle " + e.id() + " is not an edge into vertex " + e.to());
+    }
+
+    /** How many producers feed each input of vertex {@code v}. */
+    private int[] producersPerInput(VertexPlan v) {
+        int[] n = new int[v.head().inputs()];
+        for (ShuffleEdge e : plan.edgesInto(v.id())) {
+            n[e.input()] += globalParallelism(plan.vertices().get(e.from()));
+        }
+        return n;
+    }
+
+    /** The number of input {@code input}'s first producer among all producers of {@code vertex}. */
+    private int inputBase(int vertex, int input) {
+        int[] n = producersPerInput(plan.vertices().get(vertex));
+        int base = 0;
+        for (int i = 0; i < input; i++) {
+            base += n[i];
+        }
+        return base;
     }
 
     /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
@@ -200,37 +258,103 @@ final class JobGraph {
         return peers * v.parallelism();
     }
 
-    private void buildVertex(PhysicalPlan plan, VertexPlan v) {
-        int positions = v.chain().size() + 2;
-        List<List<Counted>> perPosition = new ArrayList<>();
-        for (int p = 0; p < positions; p++) {
-            perPosition.add(new CopyOnWriteArrayList<>());
+    /** A chain or branch as built for one instance: where records enter it, and its tail as checkpointing sees it. */
+    private record Built(Inlet<?> head, ChainTail tail) { }
+
+    /**
+     * The operators at each position of one vertex, for meters: the head is position 0, then the
+     * chain and the tail's operators in the order they are built (a fork's branches one after the
+     * other), the same on every instance and every peer.
+     */
+    private final class Positions {
+        private final int vertex;
+        private final TreeMap<Integer, OperatorSlot> byPosition = new TreeMap<>();
+        /** The first instance's operators by position, to find what each one feeds. */
+        private final Map<Object, Integer> positionOf = new IdentityHashMap<>();
+        /** What the first instance's operator at each position feeds. */
+        private final Map<Integer, Object> feedsOf = new HashMap<>();
+        private int next = 1;
+
+        Positions(int vertex) {
+            this.vertex = vertex;
         }
+
+        /** Restarts the numbering for the next instance. */
+        void nextInstance() {
+            next = 1;
+        }
+
+        int take() {
+            return next++;
+        }
+
+        /** Takes {@code n} consecutive positions; returns the first. */
+        int reserve(int n) {
+            int first = next;
+            next += n;
+            return first;
+        }
+
+        /**
+         * Adds {@code op} to the meters of {@code position}, feeding {@code feeds} (null at a tail);
+         * {@code op} null: a slot without counted operators (a source).
+         */
+        void add(int position, String kind, OperatorInfo info, Object op, Object feeds) {
+            OperatorSlot slot = byPosition.computeIfAbsent(position, p -> new OperatorSlot(vertex, p, kind, info,
+                    new CopyOnWriteArrayList<>(), -1));
+            if (op != null) {
+                slot.instances().add((Counted) op);
+                positionOf.putIfAbsent(op, position);
+            }
+            if (feeds != null) {
+                feedsOf.putIfAbsent(position, feeds);
+            }
+        }
+
+        /** The slots in position order, each with the position of the operator it feeds. */
+        List<OperatorSlot> slots() {
+            List<OperatorSlot> out = new ArrayList<>();
+            for (OperatorSlot slot : byPosition.values()) {
+                Object feeds = feedsOf.get(slot.position());
+                Integer to = feeds == null ? null : positionOf.get(feeds);
+                out.add(new OperatorSlot(slot.vertex(), slot.position(), slot.kind(), slot.info(), slot.instances(),
+                        to == null ? -1 : to));
+            }
+            return out;
+        }
+    }
+
+    private void buildVertex(VertexPlan v) {
+        Positions positions = new Positions(v.id());
         for (int i = 0; i < v.parallelism(); i++) {
-            Inlet<?> next = buildTail(v, i, perPosition.get(positions - 1));
-            ChainTail tail = (ChainTail) next;
+            positions.nextInstance();
             List<Snapshotting> stateful = new ArrayList<>();
-            if (next instanceof Snapshotting s) {
-                stateful.add(s);
-            }
-            for (int k = v.chain().size() - 1; k >= 0; k--) {
-                Inlet<?> op = buildOp(v.id(), k + 1, v.chain().get(k), next);
-                perPosition.get(k + 1).add((Counted) op);
-                if (op instanceof Snapshotting s) {
-                    stateful.add(0, s);
-                }
-                next = op;
-            }
-            buildHead(plan, v, i, next, perPosition.get(0), stateful, tail);
+            Built body = buildBranch(v, i, v.chain(), v.tail(), positions, stateful);
+            buildHead(v, i, body.head(), positions, stateful, body.tail());
         }
-        slots.add(new OperatorSlot(v.id(), v.head() instanceof HeadSpec.Source ? "source" : "window-final",
-                v.head().info(), perPosition.get(0)));
-        for (int k = 0; k < v.chain().size(); k++) {
-            OpSpec spec = v.chain().get(k);
-            slots.add(new OperatorSlot(v.id(), kindOf(spec), spec.info(), perPosition.get(k + 1)));
+        slots.addAll(positions.slots());
+    }
+
+    /** Builds a chain and its tail for instance {@code instance}, adding its stateful operators to {@code stateful} in chain order. */
+    private Built buildBranch(VertexPlan v, int instance, List<OpSpec> chain, TailSpec tailSpec, Positions positions,
+                              List<Snapshotting> stateful) {
+        int first = positions.reserve(chain.size());
+        List<Snapshotting> tailState = new ArrayList<>();
+        Built tail = buildTail(v, instance, tailSpec, positions, tailState);
+        Inlet<?> next = tail.head();
+        List<Snapshotting> chainState = new ArrayList<>();
+        for (int k = chain.size() - 1; k >= 0; k--) {
+            int position = first + k;
+            Inlet<?> op = buildOp(v.id(), position, chain.get(k), next);
+            positions.add(position, kindOf(chain.get(k)), chain.get(k).info(), op, next);
+            if (op instanceof Snapshotting s) {
+                chainState.add(0, s);
+            }
+            next = op;
         }
-        slots.add(new OperatorSlot(v.id(), v.tail() instanceof TailSpec.Sink ? "sink" : "window-partial",
-                v.tail().info(), perPosition.get(positions - 1)));
+        stateful.addAll(chainState);
+        stateful.addAll(tailState);
+        return new Built(next, tail.tail());
     }
 
     private static String kindOf(OpSpec spec) {
@@ -246,19 +370,23 @@ final class JobGraph {
         return classes.computeIfAbsent(vertex + "/" + position + "/" + type.getName(), k -> specializer.specialize(type));
     }
 
-    private Inlet<?> buildTail(VertexPlan v, int instance, List<Counted> slot) {
-        int position = v.chain().size() + 1;
-        switch (v.tail()) {
+    private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, Positions positions, List<Snapshotting> stateful) {
+        switch (tailSpec) {
             case TailSpec.Sink s -> {
-                GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(global(instance, v), globalParallelism(v)));
+                int position = positions.take();
+                int g = globalParallelism(v);
+                GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(s.copy() * g + global(instance, v), s.copies() * g));
                 requireCheckpointed(writer, s.info(), s.factory().describe());
                 sinks.add(writer);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class), s.info(), writer);
-                slot.add((Counted) op);
-                return op;
+                positions.add(position, "sink", s.info(), op, null);
+                stateful.add((Snapshotting) op);
+                return new Built(op, (ChainTail) op);
             }
             case TailSpec.PartialWindow pw -> {
-                Inbox[] destinations = inboxes.get(v.id() + 1);
+                int position = positions.take();
+                ShuffleEdge edge = plan.edges().get(pw.edge());
+                Inbox[] destinations = inboxes.get(edge.to());
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null
                         : new GuardedWriter<>(pw.aggregation().lateRecords().open(global(instance, v), globalParallelism(v)));
@@ -267,14 +395,32 @@ final class JobGraph {
                     sinks.add(late);
                 }
                 WindowAggregation agg = pw.aggregation();
+                int producer = producerBase(edge) + global(instance, v);
+                int inputBase = inputBase(edge.to(), edge.input());
+                int inputProducers = producersPerInput(plan.vertices().get(edge.to()))[edge.input()];
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
-                ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, global(instance, v), globalParallelism(v));
+                ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, producer - inputBase, inputProducers);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
                         pw.info(), agg.window(), router, release, frames, codecFor(pw),
-                        shuffleOutput(v, pw, global(instance, v), destinations), late);
+                        shuffleOutput(edge, pw, producer, destinations), late);
                 partials.add((WindowPartial) op);
-                slot.add((Counted) op);
-                return op;
+                positions.add(position, "window-partial", pw.info(), op, null);
+                stateful.add((Snapshotting) op);
+                return new Built(op, (ChainTail) op);
+            }
+            case TailSpec.Fork f -> {
+                List<Built> branches = new ArrayList<>();
+                for (TailSpec.Branch b : f.branches()) {
+                    branches.add(buildBranch(v, instance, b.chain(), b.tail(), positions, stateful));
+                }
+                Inlet<?> head = branches.get(branches.size() - 1).head();
+                for (int b = branches.size() - 2; b >= 0; b--) {
+                    int position = positions.take();
+                    Inlet<?> first = branches.get(b).head();
+                    head = specializer.newInstance(classAt(v.id(), position, ForkOp.class), f.info(), first, head);
+                    positions.add(position, "fork", f.info(), head, first);
+                }
+                return new Built(head, new ForkTail(branches.stream().map(Built::tail).toList()));
             }
         }
     }
@@ -289,11 +435,11 @@ final class JobGraph {
         }
     }
 
-    private ShuffleOutput shuffleOutput(VertexPlan v, TailSpec.PartialWindow pw, int producer, Inbox[] destinations) {
+    private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.PartialWindow pw, int producer, Inbox[] destinations) {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
         }
-        return wiring.remoteOutput(producer, v.id() + 1, destinations, peers, Channels.data(v.id()), codecFor(pw));
+        return wiring.remoteOutput(producer, edge.to(), destinations, peers, Channels.data(edge.id()), codecFor(pw));
     }
 
     private KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
@@ -332,22 +478,23 @@ final class JobGraph {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void buildHead(PhysicalPlan plan, VertexPlan v, int instance, Inlet<?> next, List<Counted> slot,
-                           List<Snapshotting> stateful, ChainTail tail) {
+    private void buildHead(VertexPlan v, int instance, Inlet<?> next, Positions positions, List<Snapshotting> stateful,
+                           ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
+        TaskletState state = new TaskletState(partName(v, instance), stateful, tail);
+        parts.add(partName(v, instance));
         switch (v.head()) {
             case HeadSpec.Source s -> {
                 SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
                         ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v),
                                 globalParallelism(v)))
                         : s.factory().createReader(global(instance, v), globalParallelism(v));
+                positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
                 tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
-                        new TaskletState(partName(v, instance), stateful, tail), cp));
-                parts.add(partName(v, instance));
+                        state, cp));
             }
             case HeadSpec.FinalWindow fw -> {
-                int producers = globalParallelism(plan.vertices().get(v.id() - 1));
                 WindowAggregation agg = fw.aggregation();
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), agg);
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
@@ -357,23 +504,39 @@ final class JobGraph {
                     case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global(instance, v),
                             globalParallelism(v), frames, frameCodec(agg, fw.info()), t, (Inlet) next);
                 };
-                slot.add((Counted) op);
-                Inbox inbox = inboxes.get(v.id())[instance];
-                OperatorTasklet tasklet = new OperatorTasklet(context, name + " " + fw.info().name(), inbox,
-                        new TaskletState(partName(v, instance), stateful, tail), cp);
-                int[] inputs = {producers};
-                tasklet.bind(new InboundEdge(fw.info().name(), op, next, inputs,
-                        Completion.of(agg.progress(), fw.info().name(), agg.window().slide(), inputs),
-                        alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, agg.window().slide()) : null,
-                        tasklet::onAligned));
-                FinalView view = new FinalView((WindowStats) op, tasklet);
-                finals.add(view);
-                meteredFinals.add(view);
-                parts.add(partName(v, instance));
-                consumerInboxes.put(tasklet, inbox);
-                tasklets.add(tasklet);
+                positions.add(0, "window-final", fw.info(), op, next);
+                bindFinal(v, instance, fw.info(), op, agg, next, state, cp);
+            }
+            case HeadSpec.WindowJoin j -> {
+                WindowAggregation left = j.left();
+                WindowRouter router = WindowRouter.of(left.routing(), left.window());
+                // each side's frames get a class copy of their own, so that neither side's aggregation pollutes the other's profile
+                Operator op = new WindowJoinOp(j.info(), left.window(), router, global(instance, v), globalParallelism(v),
+                        frameFactory(v.id(), 0, j.info(), left), frameCodec(left, j.info()),
+                        frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), j.join().type(), j.join().joinFn(),
+                        (Inlet) next);
+                positions.add(0, "window-join", j.info(), op, next);
+                bindFinal(v, instance, j.info(), op, left, next, state, cp);
             }
         }
+    }
+
+    /** Runs a window operator behind its inbound edge on its own tasklet, fed by its inbox. */
+    private void bindFinal(VertexPlan v, int instance, OperatorInfo info, Operator op, WindowAggregation agg, Inlet<?> next,
+                           TaskletState state, Checkpointing cp) {
+        Inbox inbox = inboxes.get(v.id())[instance];
+        OperatorTasklet tasklet = new OperatorTasklet(context, "v" + v.id() + "#" + instance + " " + info.name(), inbox, state, cp);
+        int[] inputs = producersPerInput(v);
+        int producers = Arrays.stream(inputs).sum();
+        tasklet.bind(new InboundEdge(info.name(), op, next, inputs,
+                Completion.of(agg.progress(), info.name(), agg.window().slide(), inputs),
+                alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, agg.window().slide()) : null,
+                tasklet::onAligned));
+        FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), describeFinal(v, instance));
+        finals.add(view);
+        meteredFinals.add(view);
+        consumerInboxes.put(tasklet, inbox);
+        tasklets.add(tasklet);
     }
 
     /**
@@ -385,7 +548,7 @@ final class JobGraph {
     }
 
     /** A final window instance as meters and the progress report read it. */
-    private record FinalView(WindowStats op, OperatorTasklet tasklet) implements WindowFinal {
+    private record FinalView(WindowStats op, OperatorTasklet tasklet, int vertex, String where) implements WindowFinal {
         @Override
         public long results() {
             return op.results();
@@ -400,6 +563,16 @@ final class JobGraph {
         public ProgressSnapshot snapshot() {
             return tasklet.progress();
         }
+
+        @Override
+        public String describe() {
+            return where;
+        }
+    }
+
+    /** The upstream instances holding back final instance {@code f} of this graph, as {@link #describeUpstream} names them. */
+    String describeHolders(WindowFinal f, int[] producers) {
+        return describeUpstream(((FinalView) f).vertex(), producers);
     }
 
     void bindConsumer(Tasklet tasklet, Thread thread) {

@@ -42,14 +42,14 @@ public final class JobMetrics {
         List<JobGraph.OperatorSlot> slots = graph.slots();
         for (int s = 0; s < slots.size(); s++) {
             JobGraph.OperatorSlot slot = slots.get(s);
-            Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()),
+            Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()), "position", Integer.toString(slot.position()),
                     "operator", slot.info().name(), "kind", slot.kind());
             if (!slot.kind().equals("source")) {
                 counter("air.records.in", tags, slot.instances(), JobMetrics::sumReceived);
             }
-            boolean hasNextInVertex = s + 1 < slots.size() && slots.get(s + 1).vertex() == slot.vertex();
-            if (hasNextInVertex) {
-                counter("air.records.out", tags, slots.get(s + 1).instances(), JobMetrics::sumReceived);
+            JobGraph.OperatorSlot feeds = feeds(slots, slot);
+            if (feeds != null) {
+                counter("air.records.out", tags, feeds.instances(), JobMetrics::sumReceived);
             } else if (slot.kind().equals("window-partial")) {
                 counter("air.records.out", tags, slot.instances(),
                         ops -> ops.stream().mapToLong(op -> ((WindowPartial) op).partialsSent()).sum());
@@ -74,6 +74,16 @@ public final class JobMetrics {
                         .description("batches waiting in a shuffle inbox").register(registry);
             }
         });
+    }
+
+    /** The slot {@code slot} feeds in its vertex (what it emits is what that one receives), or null at a tail. */
+    private static JobGraph.OperatorSlot feeds(List<JobGraph.OperatorSlot> slots, JobGraph.OperatorSlot slot) {
+        for (JobGraph.OperatorSlot other : slots) {
+            if (other.vertex() == slot.vertex() && other.position() == slot.downstream()) {
+                return other;
+            }
+        }
+        return null;
     }
 
     private static double sumReceived(List<Counted> ops) {

@@ -28,10 +28,10 @@ final class ProgressReports {
             List<WindowFinal> finals = g.finals();
             for (int i = 0; i < finals.size(); i++) {
                 ProgressSnapshot s = finals.get(i).snapshot();
-                sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(g.describeFinal(i)).append(": ");
+                sb.append("\n  ").append(finals.get(i).info().name()).append(' ').append(finals.get(i).describe()).append(": ");
                 if (s.waiting()) {
                     sb.append("oldest open epoch ").append(s.oldestOpenEpoch()).append(", held back by upstream instance(s) ")
-                      .append(g.describeUpstream(s.holders()));
+                      .append(g.describeHolders(finals.get(i), s.holders()));
                 } else {
                     sb.append("no open window");
                 }
@@ -52,8 +52,8 @@ final class ProgressReports {
                     ProgressSnapshot s = finals.get(i).snapshot();
                     if (s.waiting() && s.oldestOpenEpoch() == seen[i] && running.getAsBoolean()) {
                         LOG.warn("job '{}': {} {} has waited over {} ms for epoch {}: upstream instance(s) {} still hold it back",
-                                context.jobName(), finals.get(i).info().name(), graph.describeFinal(i), periodMs, s.oldestOpenEpoch(),
-                                graph.describeUpstream(s.holders()));
+                                context.jobName(), finals.get(i).info().name(), finals.get(i).describe(), periodMs, s.oldestOpenEpoch(),
+                                graph.describeHolders(finals.get(i), s.holders()));
                     }
                     seen[i] = s.waiting() ? s.oldestOpenEpoch() : Long.MAX_VALUE;
                 }

@@ -26,6 +26,8 @@ final class RemoteShuffleTasklet extends Tasklet {
     private final HostedInboxes hosted;
     private final ShuffleItemCodec codec;
     private final int producersPerPeer;
+    /** The number of this edge's first producer at the vertex it feeds (edges into one vertex share a numbering). */
+    private final int producerBase;
     private final boolean fixedPlacement;
     private long frames;
     private volatile boolean stopped;
@@ -35,12 +37,13 @@ final class RemoteShuffleTasklet extends Tasklet {
      *                       after every remote producer's end of stream to every instance here
      */
     RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, ShuffleItemCodec codec, int producersPerPeer,
-                         HostedInboxes hosted, boolean fixedPlacement) {
+                         int producerBase, HostedInboxes hosted, boolean fixedPlacement) {
         super(job, name);
         this.transport = transport;
         this.channel = channel;
         this.codec = codec;
         this.producersPerPeer = producersPerPeer;
+        this.producerBase = producerBase;
         this.hosted = hosted;
         this.fixedPlacement = fixedPlacement;
     }
@@ -61,10 +64,10 @@ final class RemoteShuffleTasklet extends Tasklet {
                 continue;
             }
             WireIn in = new WireIn(f.payload(), f.peer());
-            ShuffleItemCodec.Addressed a = codec.read(in, producersPerPeer * peers, hosted.size());
-            int producerPeer = a.item().producer() / producersPerPeer;
+            ShuffleItemCodec.Addressed a = codec.read(in, producerBase + producersPerPeer * peers, hosted.size());
+            int producerPeer = (a.item().producer() - producerBase) / producersPerPeer;
             Inbox inbox = hosted.at(a.destination());
-            if (inbox == null || fixedPlacement && producerPeer != f.peer()) {
+            if (inbox == null || a.item().producer() < producerBase || fixedPlacement && producerPeer != f.peer()) {
                 throw in.malformed("item from producer " + a.item().producer() + " (of peer " + producerPeer + ") for instance "
                         + a.destination() + ", which is not hosted on peer " + transport.self() + ": it does not belong on this link");
             }

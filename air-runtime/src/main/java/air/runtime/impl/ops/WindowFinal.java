@@ -11,4 +11,7 @@ public interface WindowFinal {
 
     /** The latest published view of what this instance waits for. */
     ProgressSnapshot snapshot();
+
+    /** Which instance this is, for reports: "instance 1 (global 3 on peer 1)". */
+    String describe();
 }

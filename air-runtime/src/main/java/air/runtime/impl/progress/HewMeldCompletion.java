@@ -59,7 +59,9 @@ public final class HewMeldCompletion implements Completion {
         if (!partlyComplete.isEmpty()) {
             // a range completes epochs this input never heard of, which other inputs may be waiting on
             for (long epoch : List.copyOf(partlyComplete.subSet(from, to))) {
-                completedOn(input, epoch);
+                if (ledgers[input].creditOf(epoch) == Credit.ONE) { // this producer's range may not be the input's last share
+                    completedOn(input, epoch);
+                }
             }
         }
         advance();

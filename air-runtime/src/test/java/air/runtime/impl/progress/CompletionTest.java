@@ -84,6 +84,17 @@ class CompletionTest {
     }
 
     @Test
+    void when_one_producer_of_the_waiting_input_releases_a_range_then_the_epoch_still_waits_for_the_others() {
+        Completion c = of(Progress.HEWMELD, 1, 2);
+        c.onCredit(0, 0, 10, Credit.ONE); // complete on input 0; input 1 has two producers
+        assertThat(heard).isEmpty();
+        c.onCreditRange(1, 0, 0, 40); // one of input 1's producers had nothing: its share only
+        assertThat(heard).as("half of input 1's credit must not fire the epoch").isEmpty();
+        c.onCreditRange(1, 1, 0, 20);
+        assertThat(heard).containsExactly("epoch 10", "below 20");
+    }
+
+    @Test
     void when_snapshotted_and_restored_then_the_strategy_continues_identically() {
         for (Progress p : Progress.values()) {
             Completion c = of(p, 2);

@@ -1,0 +1,295 @@
+package air.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import air.channels.InJvmTransports;
+import air.channels.Transport;
+import air.dsl.TestPipelines.Event;
+import air.runtime.Cluster;
+import air.runtime.JobConfig;
+import air.runtime.api.JoinType;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.api.WindowValue;
+import air.runtime.plan.Progress;
+import air.runtime.plan.Routing;
+import air.runtime.sink.CollectSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Dataflows beyond one straight line — unkeyed windows, window joins of every type, merges of two
+ * sources, a stream sent to two sinks — under both routings and both progress modes, on 1 to 3
+ * workers and 1 to 3 in-JVM peers, on seeded random inputs with disorder inside the allowed
+ * bound, each against a plain batch computation of the same input.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DataflowPropertyTest {
+
+    private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
+    private static final int SEEDS = 10;
+
+    /** One random case: its input, window, disorder and layout. */
+    private record Case(long seed, List<Event> events, List<Event> others, WindowDefinition window, long disorder, int workers,
+                        int batch, int peers) {
+        String where(Routing routing, Progress progress) {
+            return "seed " + seed + ", " + window + ", disorder " + disorder + ", workers " + workers + ", peers " + peers + ", "
+                    + routing + "/" + progress;
+        }
+    }
+
+    private static Case randomCase(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        long slide = 1 + random.nextInt(20);
+        WindowDefinition window = random.nextBoolean() ? Windows.tumbling(slide) : Windows.sliding(slide * (1 + random.nextInt(4)), slide);
+        long disorder = random.nextInt(30);
+        return new Case(seed, events(random, 50 + random.nextInt(300), disorder), events(random, 20 + random.nextInt(200), disorder),
+                window, disorder, 1 + random.nextInt(3), 1 + random.nextInt(8), 1 + random.nextInt(3));
+    }
+
+    /** Timestamps that grow with jitter, each at most {@code disorder} behind the newest so far. */
+    private static List<Event> events(SplittableRandom random, int n, long disorder) {
+        List<Event> events = new ArrayList<>(n);
+        long newest = random.nextInt(50) - 25;
+        for (int i = 0; i < n; i++) {
+            newest += random.nextInt(4);
+            long t = newest - (disorder == 0 ? 0 : random.nextLong(disorder + 1));
+            events.add(new Event("k" + random.nextInt(6), t, random.nextInt(10)));
+        }
+        return events;
+    }
+
+    /** The window starts that hold timestamp {@code t}. */
+    private static List<Long> startsOf(long t, WindowDefinition w) {
+        List<Long> starts = new ArrayList<>();
+        for (long s = Math.floorDiv(t, w.slide()) * w.slide(); s > t - w.size(); s -= w.slide()) {
+            starts.add(s);
+        }
+        return starts;
+    }
+
+    private static String window(long start, WindowDefinition w) {
+        return "[" + start + "," + (start + w.size()) + ")";
+    }
+
+    // ---- unkeyed windows ----
+
+    @Test
+    void an_unkeyed_window_equals_the_batch_sum_per_window() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(seed);
+            Map<String, Long> expected = new TreeMap<>();
+            for (Event e : c.events()) {
+                for (long s : startsOf(e.time(), c.window())) {
+                    expected.merge(window(s, c.window()), e.value(), Long::sum);
+                }
+            }
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    List<List<Object>> out = run(c, routing, progress, p -> {
+                        CollectSink<WindowValue<Long>> sink = Sinks.collect();
+                        p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder())
+                                .window(c.window()).aggregate(Aggregations.sum(Event::value)).writeTo(sink);
+                        return List.of(sink);
+                    });
+                    Map<String, Long> actual = new TreeMap<>();
+                    for (Object o : out.get(0)) {
+                        WindowValue<?> v = (WindowValue<?>) o;
+                        assertThat(actual.put("[" + v.start() + "," + v.end() + ")", (Long) v.value())).as("duplicate " + v).isNull();
+                    }
+                    assertThat(actual).as(c.where(routing, progress)).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    // ---- window joins ----
+
+    /** The batch window join: per window and key, left count and right sum, as the type keeps them. */
+    private static Map<String, String> batchJoin(List<Event> left, List<Event> right, WindowDefinition w, JoinType type) {
+        Map<String, Long> counts = new TreeMap<>();
+        Map<String, Long> sums = new TreeMap<>();
+        for (Event e : left) {
+            for (long s : startsOf(e.time(), w)) {
+                counts.merge(window(s, w) + " " + e.key(), 1L, Long::sum);
+            }
+        }
+        for (Event e : right) {
+            for (long s : startsOf(e.time(), w)) {
+                sums.merge(window(s, w) + " " + e.key(), e.value(), Long::sum);
+            }
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (String k : counts.keySet()) {
+            if (sums.containsKey(k) || type.keepsLeftOnly()) {
+                out.put(k, counts.get(k) + "/" + (sums.containsKey(k) ? sums.get(k) : "-"));
+            }
+        }
+        if (type.keepsRightOnly()) {
+            for (String k : sums.keySet()) {
+                out.putIfAbsent(k, "-/" + sums.get(k));
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> joined(List<Object> results, String where) {
+        Map<String, String> out = new TreeMap<>();
+        for (Object o : results) {
+            WindowResult<?, ?> r = (WindowResult<?, ?>) o;
+            assertThat(out.put("[" + r.start() + "," + r.end() + ") " + r.key(), (String) r.value())).as(where + ": duplicate " + r).isNull();
+        }
+        return out;
+    }
+
+    private static String both(String key, Long count, Long sum) {
+        return (count == null ? "-" : count) + "/" + (sum == null ? "-" : sum);
+    }
+
+    @Test
+    void a_window_join_of_two_branches_of_one_source_equals_the_batch_join_for_every_type() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(100 + seed);
+            JoinType type = JoinType.values()[(int) (seed % JoinType.values().length)];
+            List<Event> evens = c.events().stream().filter(e -> e.value() % 2 == 0).toList();
+            List<Event> odds = c.events().stream().filter(e -> e.value() % 2 == 1).toList();
+            Map<String, String> expected = batchJoin(evens, odds, c.window(), type);
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    List<List<Object>> out = run(c, routing, progress, p -> {
+                        CollectSink<WindowResult<String, String>> sink = Sinks.collect();
+                        Stage<Event> events = p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder());
+                        WindowedStage<String, Event> left = events.filter(e -> e.value() % 2 == 0).keyBy(Event::key).window(c.window());
+                        WindowedStage<String, Event> right = events.filter(e -> e.value() % 2 == 1).keyBy(Event::key).window(c.window());
+                        left.join(right, Aggregations.count(), Aggregations.sum(Event::value), type, DataflowPropertyTest::both)
+                                .writeTo(sink);
+                        return List.of(sink);
+                    });
+                    String where = c.where(routing, progress) + " " + type;
+                    assertThat(joined(out.get(0), where)).as(where).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void a_window_join_of_two_sources_with_long_keys_equals_the_batch_join() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(200 + seed);
+            JoinType type = JoinType.values()[(int) ((seed + 1) % JoinType.values().length)];
+            Map<String, String> expected = new TreeMap<>();
+            batchJoin(c.events(), c.others(), c.window(), type).forEach((k, v) -> expected.put(k.replace(" k", " "), v));
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    List<List<Object>> out = run(c, routing, progress, p -> {
+                        CollectSink<WindowResult<Long, String>> sink = Sinks.collect();
+                        WindowedStage<Long, Event> left = p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder())
+                                .keyByLong(e -> Long.parseLong(e.key().substring(1))).window(c.window());
+                        WindowedStage<Long, Event> right = p.readFrom(Sources.fromList(c.others()))
+                                .withTimestamps(Event::time, c.disorder()).keyByLong(e -> Long.parseLong(e.key().substring(1)))
+                                .window(c.window());
+                        left.join(right, Aggregations.count(), Aggregations.sum(Event::value), type,
+                                (Long k, Long n, Long s) -> both("", n, s)).writeTo(sink);
+                        return List.of(sink);
+                    });
+                    String where = c.where(routing, progress) + " " + type;
+                    assertThat(joined(out.get(0), where)).as(where).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    // ---- merge, several sources, several sinks ----
+
+    @Test
+    void two_merged_sources_count_as_their_union_and_a_second_sink_sees_every_record() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(300 + seed);
+            Map<String, Long> expected = new TreeMap<>();
+            List<Event> union = new ArrayList<>(c.events());
+            union.addAll(c.others());
+            for (Event e : union) {
+                for (long s : startsOf(e.time(), c.window())) {
+                    expected.merge(window(s, c.window()) + " " + e.key(), 1L, Long::sum);
+                }
+            }
+            List<String> expectedRaw = union.stream().map(Event::toString).sorted().toList();
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    List<List<Object>> out = run(c, routing, progress, p -> {
+                        CollectSink<WindowResult<String, Long>> counts = Sinks.collect();
+                        CollectSink<Event> raw = Sinks.collect();
+                        Stage<Event> a = p.readFrom(Sources.fromList(c.events()));
+                        Stage<Event> b = p.readFrom(Sources.fromList(c.others()));
+                        Stage<Event> merged = a.merge(b).map(e -> e);
+                        merged.writeTo(raw);
+                        merged.withTimestamps(Event::time, c.disorder()).keyBy(Event::key).window(c.window())
+                                .aggregate(Aggregations.count()).writeTo(counts);
+                        return List.of(counts, raw);
+                    });
+                    Map<String, Long> actual = new TreeMap<>();
+                    for (Object o : out.get(0)) {
+                        WindowResult<?, ?> r = (WindowResult<?, ?>) o;
+                        assertThat(actual.put("[" + r.start() + "," + r.end() + ") " + r.key(), (Long) r.value())).isNull();
+                    }
+                    assertThat(actual).as(c.where(routing, progress)).isEqualTo(expected);
+                    assertThat(out.get(1).stream().map(Object::toString).sorted().toList()).as(c.where(routing, progress))
+                            .isEqualTo(expectedRaw);
+                }
+            }
+        }
+    }
+
+    // ---- running a case on one JVM or on in-JVM peers ----
+
+    /** Builds the pipeline (once per peer) and returns every sink's items over all peers, sink by sink. */
+    private static List<List<Object>> run(Case c, Routing routing, Progress progress,
+                                          Function<Pipeline, List<? extends CollectSink<?>>> build) throws Exception {
+        JobConfig config = TestPipelines.config(c.workers()).batchSize(c.batch()).routing(routing).progress(progress);
+        if (c.peers() == 1) {
+            Pipeline p = Pipeline.create();
+            List<? extends CollectSink<?>> sinks = build.apply(p);
+            p.execute(config);
+            return items(sinks);
+        }
+        List<Transport> net = InJvmTransports.network(c.peers());
+        List<CompletableFuture<List<List<Object>>>> parts = new ArrayList<>();
+        for (Transport t : net) {
+            parts.add(CompletableFuture.supplyAsync(() -> {
+                try (Cluster cluster = Cluster.over(t, FAST)) {
+                    Pipeline p = Pipeline.create();
+                    List<? extends CollectSink<?>> sinks = build.apply(p);
+                    p.execute(config.cluster(cluster));
+                    return items(sinks);
+                }
+            }, r -> Thread.ofPlatform().start(r)));
+        }
+        List<List<Object>> all = new ArrayList<>();
+        for (CompletableFuture<List<List<Object>>> part : parts) {
+            List<List<Object>> sinks = part.get(60, TimeUnit.SECONDS);
+            for (int s = 0; s < sinks.size(); s++) {
+                if (all.size() <= s) {
+                    all.add(new ArrayList<>());
+                }
+                all.get(s).addAll(sinks.get(s));
+            }
+        }
+        return all;
+    }
+
+    private static List<List<Object>> items(List<? extends CollectSink<?>> sinks) {
+        List<List<Object>> out = new ArrayList<>();
+        for (CollectSink<?> s : sinks) {
+            out.add(new ArrayList<>(s.items()));
+        }
+        return out;
+    }
+}
