@@ -127,15 +127,10 @@ public final class Stage<T> {
                     + node.info().name());
         }
         OperatorInfo keyInfo = OperatorInfo.of("unkeyed", site);
-        StageNode key = attach(StageNode.Kind.KEY_BY, keyInfo, new KeySpec.LongKey(keyInfo, Stage::noKey), 0);
+        StageNode key = attach(StageNode.Kind.KEY_BY, keyInfo, new KeySpec.NoKey(keyInfo), 0);
         StageNode n = new StageNode(StageNode.Kind.WINDOW, key, OperatorInfo.of("window", site), window, 0, true);
         key.attach(n);
         return new AllWindowedStage<>(pipeline, n);
-    }
-
-    /** The key of every record of an unkeyed window. */
-    private static long noKey(Object record) {
-        return 0;
     }
 
     Pipeline pipeline() {

@@ -28,6 +28,7 @@ import air.runtime.impl.ops.PartialWindowOp;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.ops.SingleKeyFrame;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
@@ -446,6 +447,8 @@ final class JobGraph {
         return switch (agg.key()) {
             case KeySpec.LongKey k -> new KeyedFrameFactory<>(
                     ClassSpecializer.constructorOf(classAt(vertex, position, LongKeyedFrame.class)), info, k.keyFn(), agg.op());
+            case KeySpec.NoKey k -> new KeyedFrameFactory<>(
+                    ClassSpecializer.constructorOf(classAt(vertex, position, SingleKeyFrame.class)), info, agg.op());
             case KeySpec.ObjectKey k -> new KeyedFrameFactory<>(
                     ClassSpecializer.constructorOf(classAt(vertex, position, ObjectKeyedFrame.class)), info, k.keyFn(), agg.op());
         };
