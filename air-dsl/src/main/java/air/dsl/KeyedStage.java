@@ -1,12 +1,26 @@
 package air.dsl;
 
 import air.dsl.impl.CallSite;
+import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
+import air.dsl.impl.aggregate.ListOp;
+import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
+import air.runtime.api.JoinFunction;
+import air.runtime.api.JoinType;
+import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
-/** A stream keyed by {@code K}; the next step is an event-time window. */
+/**
+ * A stream keyed by {@code K}: next an event-time window, an interval join with another keyed
+ * stream, a lookup join against a table, or a table itself ({@link #toTable}).
+ */
 public final class KeyedStage<K, T> {
 
     private final Pipeline pipeline;
@@ -34,5 +48,144 @@ public final class KeyedStage<K, T> {
 
     Pipeline pipeline() {
         return pipeline;
+    }
+
+    StageNode node() {
+        return node;
+    }
+
+    /** How long an interval join's records travel together: its panes, of at least 10 ms and at most 10 s. */
+    static long intervalPaneMs(long lowerMs, long upperMs) {
+        return Math.max(10, Math.min(10_000, lowerMs + upperMs));
+    }
+
+    /** A lookup join's panes: records wait for up to this much event time before they are looked up. */
+    public static final long LOOKUP_PANE_MS = 100;
+
+    /**
+     * An interval join: every pair of a record {@code a} of this stream and a record {@code b} of
+     * {@code other} with the same key and {@code a}'s event time in
+     * {@code [b.ts - lowerMs, b.ts + upperMs]}, given to {@code joinFn(key, a, b)}, each pair
+     * once, with event time {@code max(a.ts, b.ts)}. Both streams need timestamps. Records are
+     * kept only while progress still allows a match: state is trimmed as progress passes. Both
+     * sides route by key (under either routing: a key's records of every moment must meet). Without
+     * codecs the join runs on one JVM without checkpoints; give both for cluster mode, checkpoints
+     * or replication.
+     */
+    public <U, O> Stage<O> intervalJoin(KeyedStage<K, U> other, long lowerMs, long upperMs,
+                                        JoinFunction<? super K, ? super T, ? super U, ? extends O> joinFn) {
+        return intervalJoin(other, lowerMs, upperMs, joinFn, null, null);
+    }
+
+    /** {@link #intervalJoin(KeyedStage, long, long, JoinFunction)} whose buffered records cross peers and checkpoints by these codecs. */
+    public <U, O> Stage<O> intervalJoin(KeyedStage<K, U> other, long lowerMs, long upperMs,
+                                        JoinFunction<? super K, ? super T, ? super U, ? extends O> joinFn, Codec<T> leftCodec,
+                                        Codec<U> rightCodec) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("intervalJoin", site);
+        String call = "intervalJoin(other, lowerMs=" + lowerMs + ", upperMs=" + upperMs + ", joinFn) at " + site;
+        Objects.requireNonNull(other, call + ": other is null");
+        Objects.requireNonNull(joinFn, call + ": joinFn is null");
+        if (lowerMs < 0 || upperMs < 0) {
+            throw new IllegalArgumentException(call + ": lowerMs and upperMs must be >= 0");
+        }
+        pipeline.requireOwn(other.pipeline, "intervalJoin", site);
+        requireJoinable(call, other.node);
+        StageNode j = new StageNode(StageNode.Kind.INTERVAL_JOIN, List.of(node, other.node), OperatorInfo.of("interval-join", site),
+                new Planner.PaneJoin(intervalPaneMs(lowerMs, upperMs), timestampedList(leftCodec), timestampedList(rightCodec),
+                        new Planner.Interval(lowerMs, upperMs, joinFn)), 0, true);
+        node.attach(j);
+        other.node.attach(j);
+        return new Stage<>(pipeline, j);
+    }
+
+    /**
+     * This keyed stream as the changelog of a table: each record is a change of its key's value,
+     * {@code valueFn(record)}; a null value deletes the key (a tombstone, as in Kafka Streams).
+     * A {@link #lookupJoin} reads the table as of each looked-up record's event time.
+     */
+    public <V> Table<K, V> toTable(Function<? super T, ? extends V> valueFn) {
+        return toTable(valueFn, null);
+    }
+
+    /** {@link #toTable(Function)} whose changes cross peers and checkpoints by {@code changeCodec}. */
+    public <V> Table<K, V> toTable(Function<? super T, ? extends V> valueFn, Codec<T> changeCodec) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("toTable", site);
+        Objects.requireNonNull(valueFn, "toTable(valueFn) at " + site + ": valueFn is null");
+        if (!node.timestamped()) {
+            throw new IllegalStateException("toTable at " + site + ": the changelog has no event timestamps; call withTimestamps before "
+                    + node.info().name() + " (a lookup reads the table as of each record's event time)");
+        }
+        StageNode t = new StageNode(StageNode.Kind.TABLE, node, OperatorInfo.of("table", site), new Table.Spec(valueFn,
+                timestampedList(changeCodec)), 0, true);
+        node.attach(t);
+        return new Table<>(pipeline, t);
+    }
+
+    /**
+     * A lookup join against {@code table}: each record of this stream gets its key's value in the
+     * table as of the record's event time (the latest change at or before it; a change before a
+     * record of the same time), {@code joinFn(key, record, value)}, emitted with the record's
+     * event time. {@code INNER} drops a record whose key has no value, {@code LEFT} passes null.
+     * Records wait until their pane ({@value #LOOKUP_PANE_MS} ms of event time) is complete on both
+     * streams. For a table that never changes, {@link Stage#lookup} needs no second stream.
+     */
+    public <V, O> Stage<O> lookupJoin(Table<K, V> table, JoinType type, JoinFunction<? super K, ? super T, ? super V, ? extends O> joinFn) {
+        return lookupJoin(table, type, joinFn, null);
+    }
+
+    /** {@link #lookupJoin(Table, JoinType, JoinFunction)} whose waiting records cross peers and checkpoints by {@code codec}. */
+    public <V, O> Stage<O> lookupJoin(Table<K, V> table, JoinType type, JoinFunction<? super K, ? super T, ? super V, ? extends O> joinFn,
+                                      Codec<T> codec) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("lookupJoin", site);
+        String call = "lookupJoin(table, " + type + ", joinFn) at " + site;
+        Objects.requireNonNull(table, call + ": table is null");
+        Objects.requireNonNull(type, "lookupJoin(table, type, joinFn) at " + site + ": type is null");
+        Objects.requireNonNull(joinFn, call + ": joinFn is null");
+        if (type != JoinType.INNER && type != JoinType.LEFT) {
+            throw new IllegalArgumentException(call + ": a lookup join is INNER or LEFT (every record once, with its value or null)");
+        }
+        pipeline.requireOwn(table.pipeline(), "lookupJoin", site);
+        requireJoinable(call, table.node().upstream());
+        Table.Spec spec = (Table.Spec) table.node().payload();
+        StageNode j = new StageNode(StageNode.Kind.LOOKUP_JOIN, List.of(node, table.node()), OperatorInfo.of("lookup-join", site),
+                new Planner.PaneJoin(LOOKUP_PANE_MS, timestampedList(codec), spec.changes(), new Planner.Lookup(type, spec.valueFn(), joinFn)),
+                0, true);
+        node.attach(j);
+        table.node().attach(j);
+        return new Stage<>(pipeline, j);
+    }
+
+    /** Both sides of a join over time need timestamps and keys of one kind. */
+    private void requireJoinable(String call, StageNode otherKey) {
+        for (StageNode side : List.of(node, otherKey)) {
+            if (!side.timestamped()) {
+                throw new IllegalStateException(call + ": " + side.info().name() + " has no event timestamps; call"
+                        + " withTimestamps(timestampFn, allowedDisorderMs) before it (a join over time needs both sides' times)");
+            }
+        }
+        if (node.payload().getClass() != otherKey.payload().getClass()) {
+            throw new IllegalArgumentException(call + ": one side is keyed by keyByLong and the other by keyBy (" + node.info().name()
+                    + ", " + otherKey.info().name() + "); key both sides the same way");
+        }
+    }
+
+    /** Lists of timestamped records, with their codec when the element codec is given. */
+    private static <E> AggregateOp<Timestamped<E>, ?, List<Timestamped<E>>> timestampedList(Codec<E> elements) {
+        return new ListOp<>(elements == null ? null : new Codec<Timestamped<E>>() {
+            @Override
+            public void write(Timestamped<E> value, WireOut out) {
+                out.putLong(value.timestamp());
+                elements.write(value.value(), out);
+            }
+
+            @Override
+            public Timestamped<E> read(WireIn in) {
+                long t = in.getLong();
+                return new Timestamped<>(t, elements.read(in));
+            }
+        });
     }
 }

@@ -2,13 +2,16 @@ package air.dsl;
 
 import air.dsl.impl.CallSite;
 import air.dsl.impl.StageNode;
+import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
@@ -131,6 +134,35 @@ public final class Stage<T> {
         StageNode n = new StageNode(StageNode.Kind.WINDOW, key, OperatorInfo.of("window", site), window, 0, true);
         key.attach(n);
         return new AllWindowedStage<>(pipeline, n);
+    }
+
+    /**
+     * A lookup join against a table that never changes (a static map): each record with its
+     * key's value, {@code joinFn(record, value)}; {@code INNER} drops records whose key is absent,
+     * {@code LEFT} passes null. Stateless and fused into the chain: {@code table} is read, never
+     * copied, so it must not change while the job runs. For a table kept by a changelog stream use
+     * {@link KeyedStage#lookupJoin}.
+     */
+    public <K, V, R> Stage<R> lookup(Map<K, V> table, Function<? super T, ? extends K> keyFn, JoinType type,
+                                     BiFunction<? super T, ? super V, ? extends R> joinFn) {
+        String site = CallSite.ofCaller();
+        String call = "lookup(table, keyFn, " + type + ", joinFn) at " + site;
+        Objects.requireNonNull(table, call + ": table is null");
+        Objects.requireNonNull(keyFn, call + ": keyFn is null");
+        Objects.requireNonNull(type, "lookup(table, keyFn, type, joinFn) at " + site + ": type is null");
+        Objects.requireNonNull(joinFn, call + ": joinFn is null");
+        if (type != JoinType.INNER && type != JoinType.LEFT) {
+            throw new IllegalArgumentException(call + ": a lookup is INNER or LEFT");
+        }
+        boolean inner = type == JoinType.INNER;
+        Function<T, Iterable<R>> lookUp = t -> {
+            V v = table.get(keyFn.apply(t));
+            return v == null && inner ? List.of() : List.of(joinFn.apply(t, v));
+        };
+        pipeline.checkOpen("lookup", site);
+        StageNode n = new StageNode(StageNode.Kind.FLAT_MAP, node, OperatorInfo.of("lookup", site), lookUp, 0, node.timestamped());
+        node.attach(n);
+        return new Stage<>(pipeline, n);
     }
 
     Pipeline pipeline() {

@@ -7,6 +7,7 @@ import air.channels.Transport;
 import air.dsl.TestPipelines.Event;
 import air.runtime.Cluster;
 import air.runtime.JobConfig;
+import air.runtime.api.Codec;
 import air.runtime.api.JoinType;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
@@ -14,7 +15,10 @@ import air.runtime.api.WindowValue;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -203,6 +207,95 @@ class DataflowPropertyTest {
                     String where = c.where(routing, progress) + " " + type;
                     assertThat(joined(out.get(0), where)).as(where).isEqualTo(expected);
                 }
+            }
+        }
+    }
+
+    // ---- interval and lookup joins ----
+
+    /** How test events cross peers and checkpoints in the joins that buffer records. */
+    static final Codec<Event> EVENT_CODEC = new Codec<>() {
+        @Override
+        public void write(Event e, WireOut out) {
+            out.putString(e.key()).putLong(e.time()).putLong(e.value());
+        }
+
+        @Override
+        public Event read(WireIn in) {
+            return new Event(in.getString(), in.getLong(), in.getLong());
+        }
+    };
+
+    @Test
+    void an_interval_join_equals_the_batch_pairs() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(400 + seed);
+            SplittableRandom random = new SplittableRandom(seed);
+            long lower = random.nextInt(15);
+            long upper = random.nextInt(15);
+            List<String> expected = new ArrayList<>();
+            for (Event b : c.others()) {
+                for (Event a : c.events()) {
+                    if (a.key().equals(b.key()) && a.time() >= b.time() - lower && a.time() <= b.time() + upper) {
+                        expected.add(a + "|" + b);
+                    }
+                }
+            }
+            expected.sort(null);
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    List<List<Object>> out = run(c, routing, progress, p -> {
+                        CollectSink<String> sink = Sinks.collect();
+                        KeyedStage<String, Event> a = p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder())
+                                .keyBy(Event::key);
+                        KeyedStage<String, Event> b = p.readFrom(Sources.fromList(c.others())).withTimestamps(Event::time, c.disorder())
+                                .keyBy(Event::key);
+                        a.intervalJoin(b, lower, upper, (String k, Event x, Event y) -> x + "|" + y, EVENT_CODEC, EVENT_CODEC).writeTo(sink);
+                        return List.of(sink);
+                    });
+                    List<String> actual = out.get(0).stream().map(Object::toString).sorted().toList();
+                    assertThat(actual).as(c.where(routing, progress) + " [-" + lower + ", +" + upper + "]").isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void a_lookup_join_sees_the_table_as_of_each_records_event_time() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(500 + seed);
+            JoinType type = seed % 2 == 0 ? JoinType.INNER : JoinType.LEFT;
+            // the changelog: one change per (key, time) at most; a value divisible by 4 deletes the key
+            Map<String, Event> unique = new LinkedHashMap<>(); // in arrival order: within the disorder bound
+            for (Event e : c.others()) {
+                unique.putIfAbsent(e.key() + "@" + e.time(), e);
+            }
+            List<Event> changes = new ArrayList<>(unique.values());
+            List<String> expected = new ArrayList<>();
+            for (Event r : c.events()) {
+                Event latest = null;
+                for (Event ch : changes) {
+                    if (ch.key().equals(r.key()) && ch.time() <= r.time() && (latest == null || ch.time() > latest.time())) {
+                        latest = ch;
+                    }
+                }
+                Long value = latest == null || latest.value() % 4 == 0 ? null : latest.value();
+                if (value != null || type == JoinType.LEFT) {
+                    expected.add(r + "=" + value);
+                }
+            }
+            expected.sort(null);
+            for (Progress progress : Progress.values()) {
+                List<List<Object>> out = run(c, Routing.AIR, progress, p -> {
+                    CollectSink<String> sink = Sinks.collect();
+                    Table<String, Long> table = p.readFrom(Sources.fromList(changes)).withTimestamps(Event::time, c.disorder())
+                            .keyBy(Event::key).toTable(e -> e.value() % 4 == 0 ? null : e.value(), EVENT_CODEC);
+                    p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder()).keyBy(Event::key)
+                            .lookupJoin(table, type, (String k, Event r, Long v) -> r + "=" + v, EVENT_CODEC).writeTo(sink);
+                    return List.of(sink);
+                });
+                List<String> actual = out.get(0).stream().map(Object::toString).sorted().toList();
+                assertThat(actual).as(c.where(Routing.AIR, progress) + " " + type).isEqualTo(expected);
             }
         }
     }

@@ -5,6 +5,7 @@ import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SourceFactory;
+import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.JoinSpec;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -46,6 +48,18 @@ public final class Planner {
 
     /** The payload of a window join stage: each side's aggregation, which keys it emits and how it combines them. */
     public record Join(AggregateOp<?, ?, ?> leftOp, AggregateOp<?, ?, ?> rightOp, JoinType type, JoinFunction<?, ?, ?, ?> joinFn) { }
+
+    /**
+     * The payload of a join over time ranges (interval or lookup): the panes its sides travel in,
+     * each side's list aggregation of timestamped records, and what the final half does.
+     */
+    public record PaneJoin(long paneMs, AggregateOp<?, ?, ?> leftOp, AggregateOp<?, ?, ?> rightOp, Object spec) { }
+
+    /** An interval join's bounds and function. */
+    public record Interval(long lowerMs, long upperMs, JoinFunction<?, ?, ?, ?> joinFn) { }
+
+    /** A lookup join's type, the table's value function and the join function. */
+    public record Lookup(JoinType type, Function<?, ?> valueFn, JoinFunction<?, ?, ?, ?> joinFn) { }
 
     private final int parallelism;
     private final Routing routing;
@@ -89,7 +103,7 @@ public final class Planner {
 
     private static boolean isHead(StageNode n) {
         return switch (n.kind()) {
-            case SOURCE, AGGREGATE, TOP_K, JOIN -> true;
+            case SOURCE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN -> true;
             default -> false;
         };
     }
@@ -161,9 +175,11 @@ public final class Planner {
             case FILTER -> prepend(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload()), walk(n));
             case FLAT_MAP -> prepend(flatMap(n), walk(n));
             case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
-            case KEY_BY, WINDOW, LATE_OUTPUT, MERGE -> walk(n);
+            case KEY_BY, WINDOW, LATE_OUTPUT, MERGE, TABLE -> walk(n);
             case AGGREGATE, TOP_K -> partial(n, 0);
             case JOIN -> partial(n, n.upstreams().get(0) == from ? 0 : 1);
+            case INTERVAL_JOIN, LOOKUP_JOIN -> prepend(new OpSpec.Stamp(OperatorInfo.of("stamp", n.info().callSite())),
+                    partial(n, n.upstreams().get(0) == from ? 0 : 1));
             case SINK -> {
                 int copy = copiesMade.merge(n, 1, Integer::sum) - 1;
                 yield new TailSpec.Branch(List.of(), new TailSpec.Sink(n.info(), (SinkFactory<?>) n.payload(), copy, reach.get(n)));
@@ -183,7 +199,7 @@ public final class Planner {
     private TailSpec.Branch partial(StageNode n, int input) {
         ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), input);
         edges.add(edge);
-        OperatorInfo info = n.kind() != StageNode.Kind.JOIN ? n.info()
+        OperatorInfo info = n.upstreams().size() < 2 ? n.info()
                 : OperatorInfo.of(n.info().kind() + (input == 0 ? "-left" : "-right"), n.info().callSite());
         return new TailSpec.Branch(List.of(), new TailSpec.PartialWindow(info, aggregation(n, input), edge.id()));
     }
@@ -201,8 +217,26 @@ public final class Planner {
                     throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
                 }
             }
+            case INTERVAL_JOIN -> {
+                Interval i = (Interval) ((PaneJoin) n.payload()).spec();
+                yield rethrowNamed(n, () -> new HeadSpec.IntervalJoin(n.info(), aggregation(n, 0), aggregation(n, 1), i.lowerMs(),
+                        i.upperMs(), i.joinFn()));
+            }
+            case LOOKUP_JOIN -> {
+                Lookup l = (Lookup) ((PaneJoin) n.payload()).spec();
+                yield rethrowNamed(n, () -> new HeadSpec.LookupJoin(n.info(), aggregation(n, 0), aggregation(n, 1), l.type(), l.valueFn(),
+                        l.joinFn()));
+            }
             default -> throw new IllegalStateException(n.info().name() + " does not head a vertex");
         };
+    }
+
+    private static HeadSpec rethrowNamed(StageNode n, Supplier<HeadSpec> spec) {
+        try {
+            return spec.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -213,14 +247,21 @@ public final class Planner {
         KeySpec key = null;
         WindowDefinition window = null;
         SinkFactory<?> late = null;
+        boolean panes = n.kind() == StageNode.Kind.INTERVAL_JOIN || n.kind() == StageNode.Kind.LOOKUP_JOIN;
         for (StageNode u = n.upstreams().get(input); u != null && key == null; u = u.upstream()) {
             switch (u.kind()) {
                 case LATE_OUTPUT -> late = (SinkFactory<?>) u.payload();
                 case WINDOW -> window = (WindowDefinition) u.payload();
                 case KEY_BY -> key = (KeySpec) u.payload();
-                default -> throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it, found "
-                        + u.info().name());
+                case TABLE -> { }
+                default -> throw new IllegalStateException(n.info().name() + " needs keyBy(...)" + (panes ? "" : ".window(...)")
+                        + " before it, found " + u.info().name());
             }
+        }
+        if (panes) {
+            long pane = ((PaneJoin) n.payload()).paneMs();
+            window = new WindowDefinition(pane, pane);
+            key = key == null ? null : ofStamped(key);
         }
         if (key == null || window == null) {
             throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it");
@@ -228,16 +269,34 @@ public final class Planner {
         AggregateOp<?, ?, ?> op = switch (n.kind()) {
             case TOP_K -> ((TopK) n.payload()).op();
             case JOIN -> input == 0 ? ((Join) n.payload()).leftOp() : ((Join) n.payload()).rightOp();
+            case INTERVAL_JOIN, LOOKUP_JOIN -> input == 0 ? ((PaneJoin) n.payload()).leftOp() : ((PaneJoin) n.payload()).rightOp();
             default -> (AggregateOp<?, ?, ?>) n.payload();
         };
         // a top-k ranks a whole window on one instance: its shuffle routes by window (AIR) whatever the job's
         // routing, since under KEY each final instance holds only the keys it owns (explain shows it)
-        Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : routing;
+        // a join over time ranges pairs records of different panes: a key's panes must all meet on one instance (KEY)
+        Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : panes ? Routing.KEY : routing;
         try {
             return new WindowAggregation(window, key, op, routed, progress, late);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The key of a stamped record (its partial sees {@code Timestamped}): the user's key of the record inside. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static KeySpec ofStamped(KeySpec key) {
+        return switch (key) {
+            case KeySpec.LongKey k -> {
+                ToLongFunction<Object> fn = (ToLongFunction) k.keyFn();
+                yield new KeySpec.LongKey(k.info(), (Timestamped<Object> t) -> fn.applyAsLong(t.value()));
+            }
+            case KeySpec.ObjectKey k -> {
+                Function<Object, ?> fn = (Function) k.keyFn();
+                yield new KeySpec.ObjectKey(k.info(), (Timestamped<Object> t) -> fn.apply(t.value()));
+            }
+            case KeySpec.NoKey k -> k;
+        };
     }
 
     @SuppressWarnings("unchecked")

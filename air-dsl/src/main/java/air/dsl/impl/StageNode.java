@@ -14,7 +14,10 @@ import java.util.Objects;
 public final class StageNode {
 
     /** The logical kinds, in the words of the DSL. */
-    public enum Kind { SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, MERGE, KEY_BY, WINDOW, LATE_OUTPUT, AGGREGATE, TOP_K, JOIN, SINK }
+    public enum Kind {
+        SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, MERGE, KEY_BY, WINDOW, LATE_OUTPUT, TABLE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN,
+        LOOKUP_JOIN, SINK
+    }
 
     private final Kind kind;
     private final List<StageNode> upstreams;
@@ -83,7 +86,8 @@ public final class StageNode {
 
     /** A stage upstream of this one (on any path) that declared timestamps, or null. */
     public StageNode timestampOrigin() {
-        if (kind == Kind.TIMESTAMPS || kind == Kind.AGGREGATE || kind == Kind.TOP_K || kind == Kind.JOIN) {
+        if (kind == Kind.TIMESTAMPS || kind == Kind.AGGREGATE || kind == Kind.TOP_K || kind == Kind.JOIN || kind == Kind.INTERVAL_JOIN
+                || kind == Kind.LOOKUP_JOIN) {
             return this;
         }
         for (StageNode u : upstreams) {

@@ -48,6 +48,17 @@ public interface Operator {
     void restoreFrom(WireIn in);
 
     /**
+     * How far this operator's output is complete, given that every input is complete below
+     * {@code completeBelow}: nothing it emits later has an event time below the result. The engine
+     * forwards this, not the input's progress, downstream. An operator that emits only what
+     * progress completes (a window's result at {@code end - 1}) keeps the default; one that holds
+     * records back and emits them later with their own older times (an interval join) says less.
+     */
+    default long outputProgress(long completeBelow) {
+        return completeBelow;
+    }
+
+    /**
      * Diagnostics ("why is my window not firing?"): the oldest epoch start this operator holds
      * state for that waits on progress, given that everything below {@code completeBelow} is
      * complete; {@code Long.MAX_VALUE} when nothing waits.

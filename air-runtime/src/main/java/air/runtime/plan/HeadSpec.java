@@ -1,6 +1,9 @@
 package air.runtime.plan;
 
+import air.runtime.api.JoinFunction;
+import air.runtime.api.JoinType;
 import air.runtime.api.SourceFactory;
+import java.util.function.Function;
 
 /**
  * What feeds a vertex: a source, or the final half of a window operator behind one shuffle edge
@@ -64,5 +67,68 @@ public sealed interface HeadSpec {
         }
 
         public int inputs() { return 2; }
+    }
+
+    /**
+     * An interval join of two keyed streams: every pair of a left record {@code a} and a right
+     * record {@code b} of one key with {@code a.ts} in {@code [b.ts - lowerMs, b.ts + upperMs]}.
+     * Each side travels as per-key lists of timestamped records per pane ({@code left} and
+     * {@code right}: tumbling panes, routed by key so that a key's records of every pane meet).
+     */
+    record IntervalJoin(OperatorInfo info, WindowAggregation left, WindowAggregation right, long lowerMs, long upperMs,
+                        JoinFunction<?, ?, ?, ?> joinFn) implements HeadSpec {
+        public IntervalJoin {
+            requirePaneSides(info, left, right);
+            if (lowerMs < 0 || upperMs < 0) {
+                throw new IllegalArgumentException(info.name() + ": lowerMs and upperMs must be >= 0, were " + lowerMs + " and " + upperMs);
+            }
+        }
+
+        public String describe() {
+            return "interval-join a.ts in [b.ts - " + lowerMs + ", b.ts + " + upperMs + "] of (" + left.describe() + ") and ("
+                    + right.describe() + ")";
+        }
+
+        public int inputs() { return 2; }
+    }
+
+    /**
+     * A lookup join of a keyed stream (input 0, {@code stream}) against a table kept by a
+     * changelog stream (input 1, {@code table}): a record sees, per key, the latest change at or
+     * before its own event time (changes first at equal times); {@code valueFn} gives a change's
+     * value, null for a delete. Both travel as per-key lists of timestamped records per pane.
+     */
+    record LookupJoin(OperatorInfo info, WindowAggregation stream, WindowAggregation table, JoinType type, Function<?, ?> valueFn,
+                      JoinFunction<?, ?, ?, ?> joinFn) implements HeadSpec {
+        public LookupJoin {
+            requirePaneSides(info, stream, table);
+            if (type != JoinType.INNER && type != JoinType.LEFT) {
+                throw new IllegalArgumentException(info.name() + ": a lookup join is INNER or LEFT, not " + type);
+            }
+        }
+
+        public String describe() {
+            return "lookup-join " + type + " of (" + stream.describe() + ") against the table of (" + table.describe() + ")";
+        }
+
+        public int inputs() { return 2; }
+    }
+
+    /** Both sides of a pane join: tumbling panes alike, keyed alike, routed by key. */
+    private static void requirePaneSides(OperatorInfo info, WindowAggregation left, WindowAggregation right) {
+        if (!left.window().equals(right.window()) || !left.window().isTumbling()) {
+            throw new IllegalArgumentException(info.name() + ": both sides need the same tumbling panes, not " + left.window() + " and "
+                    + right.window());
+        }
+        if (left.key().getClass() != right.key().getClass()) {
+            throw new IllegalArgumentException(info.name() + ": one side has a long key and the other an object key ("
+                    + left.key().info().name() + ", " + right.key().info().name() + ")");
+        }
+        if (left.routing() != Routing.KEY || right.routing() != Routing.KEY) {
+            throw new IllegalArgumentException(info.name() + ": a join over time ranges needs KEY routing (a key's panes on one instance)");
+        }
+        if (left.progress() != right.progress()) {
+            throw new IllegalArgumentException(info.name() + ": the two sides progress differently");
+        }
     }
 }

@@ -23,6 +23,11 @@ public sealed interface OpSpec {
         public String describe() { return "flatMap " + info; }
     }
 
+    /** Pairs each record with its event time ({@code Timestamped}), ahead of a join that buffers records. */
+    record Stamp(OperatorInfo info) implements OpSpec {
+        public String describe() { return "stamp " + info.name(); }
+    }
+
     /** Assigns event time and derives progress: watermark = max timestamp - allowed disorder - 1. */
     record Timestamps(OperatorInfo info, ToLongFunction<?> timestampFn, long allowedDisorderMs) implements OpSpec {
         public String describe() { return "timestamps " + info.name() + " disorder=" + allowedDisorderMs + "ms"; }

@@ -20,6 +20,8 @@ import air.runtime.impl.ops.ForkOp;
 import air.runtime.impl.ops.ForkTail;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
+import air.runtime.impl.ops.IntervalJoinOp;
+import air.runtime.impl.ops.LookupJoinOp;
 import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.MapOp;
@@ -29,6 +31,7 @@ import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.ops.SingleKeyFrame;
+import air.runtime.impl.ops.StampOp;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
@@ -364,6 +367,7 @@ final class JobGraph {
             case OpSpec.Filter f -> "filter";
             case OpSpec.FlatMap f -> "flatMap";
             case OpSpec.Timestamps t -> "timestamps";
+            case OpSpec.Stamp t -> "stamp";
         };
     }
 
@@ -459,6 +463,7 @@ final class JobGraph {
             case OpSpec.Map m -> specializer.newInstance(classAt(vertex, position, MapOp.class), m.info(), m.fn(), next);
             case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
             case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
+            case OpSpec.Stamp t -> specializer.newInstance(classAt(vertex, position, StampOp.class), t.info(), next);
             case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
                     t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
                     clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), next);
@@ -520,6 +525,24 @@ final class JobGraph {
                         (Inlet) next);
                 positions.add(0, "window-join", j.info(), op, next);
                 bindFinal(v, instance, j.info(), op, left, next, state, cp);
+            }
+            case HeadSpec.IntervalJoin j -> {
+                WindowAggregation left = j.left();
+                Operator op = new IntervalJoinOp(j.info(), left.window(), WindowRouter.of(left.routing(), left.window()), global(instance, v),
+                        globalParallelism(v), frameFactory(v.id(), 0, j.info(), left), frameCodec(left, j.info()),
+                        frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), left.key() instanceof KeySpec.LongKey,
+                        j.lowerMs(), j.upperMs(), j.joinFn(), next);
+                positions.add(0, "interval-join", j.info(), op, next);
+                bindFinal(v, instance, j.info(), op, left, next, state, cp);
+            }
+            case HeadSpec.LookupJoin j -> {
+                WindowAggregation stream = j.stream();
+                Operator op = new LookupJoinOp(j.info(), stream.window(), WindowRouter.of(stream.routing(), stream.window()),
+                        global(instance, v), globalParallelism(v), frameFactory(v.id(), 0, j.info(), stream), frameCodec(stream, j.info()),
+                        frameFactory(v.id(), -1, j.info(), j.table()), frameCodec(j.table(), j.info()),
+                        stream.key() instanceof KeySpec.LongKey, j.type(), j.valueFn(), j.joinFn(), next);
+                positions.add(0, "lookup-join", j.info(), op, next);
+                bindFinal(v, instance, j.info(), op, stream, next, state, cp);
             }
         }
     }

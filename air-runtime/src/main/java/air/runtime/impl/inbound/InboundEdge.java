@@ -143,7 +143,8 @@ public final class InboundEdge implements Completion.Listener {
     @Override
     public void onProgress(long completeBelow) {
         operator.onProgress(completeBelow);
-        long wm = completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : completeBelow - 1;
+        long out = completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : operator.outputProgress(completeBelow);
+        long wm = out == Long.MAX_VALUE ? Long.MAX_VALUE : out - 1;
         if (wm > forwardedWatermark) {
             forwardedWatermark = wm;
             downstream.onWatermark(wm);
