@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.dsl.TestPipelines.Event;
 import air.runtime.JobConfig;
+import air.runtime.api.JoinType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -83,5 +84,43 @@ class MisuseTest {
                 .hasMessageContaining("filter@MisuseTest.java:").hasMessageContaining("feeds nothing: end it with writeTo");
 
         assertThatThrownBy(() -> Pipeline.create().explain()).hasMessageContaining("no source");
+    }
+
+    @Test
+    void joins_merges_and_tables_refuse_what_cannot_work_naming_the_call() {
+        Pipeline p = Pipeline.create();
+        Stage<Event> timed = events(p).withTimestamps(Event::time, 0);
+        WindowedStage<String, Event> tens = timed.keyBy(Event::key).window(Windows.tumbling(10));
+        WindowedStage<String, Event> twenties = timed.keyBy(Event::key).window(Windows.tumbling(20));
+        assertThatThrownBy(() -> tens.join(twenties, Aggregations.count(), Aggregations.count(), (k, a, b) -> a))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("join(other, leftOp, rightOp, INNER, joinFn) at MisuseTest.java:")
+                .hasMessageContaining("the two sides window differently (tumbling(10ms) at MisuseTest.java:");
+        assertThatThrownBy(() -> tens.join(tens, Aggregations.count(), Aggregations.count(), (k, a, b) -> a))
+                .hasMessageContaining("cannot be joined with itself");
+        WindowedStage<Long, Event> longKeyed = timed.keyByLong(Event::value).window(Windows.tumbling(10));
+        assertThatThrownBy(() -> timed.keyBy(e -> 1L).window(Windows.tumbling(10))
+                .join(longKeyed, Aggregations.count(), Aggregations.count(), (k, a, b) -> a))
+                .hasMessageContaining("one side is keyed by keyByLong and the other by keyBy");
+
+        KeyedStage<String, Event> untimed = events(p).keyBy(Event::key);
+        assertThatThrownBy(() -> timed.keyBy(Event::key).intervalJoin(untimed, 1, 1, (k, a, b) -> a))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("intervalJoin(other, lowerMs=1, upperMs=1, joinFn) at MisuseTest.java:")
+                .hasMessageContaining("keyBy@MisuseTest.java:").hasMessageContaining("has no event timestamps");
+        assertThatThrownBy(() -> timed.keyBy(Event::key).intervalJoin(timed.keyBy(Event::key), -1, 1, (k, a, b) -> a))
+                .hasMessageContaining("lowerMs and upperMs must be >= 0");
+        assertThatThrownBy(() -> untimed.toTable(Event::value)).hasMessageContaining("toTable at MisuseTest.java:")
+                .hasMessageContaining("the changelog has no event timestamps");
+        Table<String, Long> table = timed.keyBy(Event::key).toTable(Event::value);
+        assertThatThrownBy(() -> timed.keyBy(Event::key).lookupJoin(table, JoinType.RIGHT, (k, r, v) -> r))
+                .hasMessageContaining("a lookup join is INNER or LEFT");
+
+        assertThatThrownBy(() -> timed.merge(events(p))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("merge at MisuseTest.java:").hasMessageContaining("carries event timestamps")
+                .hasMessageContaining("does not");
+        Pipeline other = Pipeline.create();
+        assertThatThrownBy(() -> timed.merge(events(other).withTimestamps(Event::time, 0)))
+                .hasMessageContaining("merge at MisuseTest.java:").hasMessageContaining("belongs to another pipeline");
     }
 }

@@ -1,15 +1,23 @@
 package air.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.dsl.TestPipelines.Event;
+import air.dsl.impl.Planner;
+import air.dsl.impl.StageNode;
 import air.runtime.JobConfig;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.OpSpec;
+import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.Progress;
+import air.runtime.plan.Routing;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class PlannerTest {
@@ -64,5 +72,57 @@ class PlannerTest {
         Pipeline p = Pipeline.create();
         p.readFrom(Sources.of(1L, 2L)).named("numbers").map(i -> i * 2).named("double").writeTo(Sinks.print());
         assertThat(p.explain()).contains("source list(2) numbers (source@PlannerTest.java:").contains("map double (map@PlannerTest.java:");
+    }
+
+    @Test
+    void a_dataflow_plans_one_vertex_per_source_and_window_operator_with_forks_copies_and_edges() {
+        Pipeline p = Pipeline.create();
+        Stage<Event> a = p.readFrom(Sources.of(new Event("a", 1, 1))).withTimestamps(Event::time, 0);
+        Stage<Event> b = p.readFrom(Sources.of(new Event("b", 2, 2))).withTimestamps(Event::time, 0);
+        Stage<Event> both = a.merge(b).filter(e -> e.value() > 0);
+        both.writeTo(Sinks.collect());                                           // merged: one sink copy per source
+        WindowedStage<String, Event> left = both.keyBy(Event::key).window(Windows.tumbling(10));
+        WindowedStage<String, Event> right = a.keyBy(Event::key).window(Windows.tumbling(10));
+        left.join(right, Aggregations.count(), Aggregations.count(), (k, x, y) -> x + y).writeTo(Sinks.collect());
+        PhysicalPlan plan = p.plan(JobConfig.defaults().workers(2));
+
+        assertThat(plan.vertices()).hasSize(3);
+        assertThat(plan.vertices().get(2).head()).isInstanceOf(HeadSpec.WindowJoin.class);
+        assertThat(plan.edges()).extracting(e -> e.from() + "->" + e.to() + ":" + e.input())
+                .containsExactlyInAnyOrder("0->2:0", "0->2:1", "1->2:0");
+        TailSpec.Fork fork = (TailSpec.Fork) plan.vertices().get(0).tail(); // source a: the merged path and the right side
+        assertThat(fork.branches()).hasSize(2);
+        List<TailSpec.Sink> sinks = new ArrayList<>();
+        for (VertexPlan v : plan.vertices().subList(0, 2)) {
+            collectSinks(v.tail(), sinks);
+        }
+        assertThat(sinks).extracting(s -> s.copy() + "/" + s.copies()).containsExactlyInAnyOrder("0/2", "1/2");
+        assertThat(plan.explain()).contains("physical plan: 3 vertex(es), 3 shuffle(s)").contains("-> fork into 2 branches")
+                .contains("branch 1:").contains("window-join INNER").contains("<- input 0: shuffle").contains("(copy 2 of 2)");
+    }
+
+    private static void collectSinks(TailSpec tail, List<TailSpec.Sink> out) {
+        switch (tail) {
+            case TailSpec.Sink s -> out.add(s);
+            case TailSpec.Fork f -> f.branches().forEach(br -> collectSinks(br.tail(), out));
+            case TailSpec.PartialWindow w -> { }
+        }
+    }
+
+    @Test
+    void a_cycle_is_refused_naming_its_stages() {
+        // the DSL only links new stages to existing ones, so only hand-built nodes can form a cycle
+        StageNode source = new StageNode(StageNode.Kind.SOURCE, (StageNode) null,
+                OperatorInfo.of("source", "T.java:1"), Sources.of(1), 0, false);
+        StageNode x = new StageNode(StageNode.Kind.MERGE, List.of(source, source),
+                OperatorInfo.of("merge", "T.java:2"), null, 0, false);
+        StageNode y = new StageNode(StageNode.Kind.MAP, x,
+                OperatorInfo.of("map", "T.java:3"), (Function<Object, Object>) o -> o, 0, false);
+        source.attach(x);
+        x.attach(y);
+        y.attach(x); // y feeds its own upstream
+        assertThatThrownBy(() -> Planner.plan(List.of(source), 1,
+                Routing.KEY, Progress.WATERMARK))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("cycle").hasMessageContaining("map@T.java:3");
     }
 }
