@@ -17,11 +17,15 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
      * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default),
      * {@code ysbm} (section 9: click and view branches of one source, counted per campaign and
      * window and window-joined), {@code wa} (section 10: an unkeyed count per window) or
+     * {@code wordcount} (seeded sentences, words counted per window: N sentences),
+     * {@code enrich} (views joined with their campaign's name from a changelog stream as of each
+     * view's event time, counted per window and name) or
      * {@code users}, a large-state job: all events counted per (10 s window, user id mod 2^20), so
      * with {@code --rate 1M} every window holds about a million keys.
      */
     public enum Query {
-        YSB(YsbRows.Shape.COUNTS), USERS(YsbRows.Shape.COUNTS), YSBM(YsbRows.Shape.RATIOS), WA(YsbRows.Shape.TOTALS);
+        YSB(YsbRows.Shape.COUNTS), USERS(YsbRows.Shape.COUNTS), YSBM(YsbRows.Shape.RATIOS), WA(YsbRows.Shape.TOTALS),
+        WORDCOUNT(YsbRows.Shape.WORDS), ENRICH(YsbRows.Shape.NAMED);
 
         private final YsbRows.Shape shape;
 
@@ -45,7 +49,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
 
     public static final String USAGE = "usage: ysb N [P] [--seed S] [--rate R] [--offered L] [--out FILE] [--routing AIR|KEY]"
             + " [--progress hewmeld|watermark] [--watermark-ms MS] [--batch B] [--peers K] [--checkpoints DIR]"
-            + " [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|ysbm|wa|users] [--quiet]\n"
+            + " [--checkpoint-interval T] [--replicas K] [--kill N] [--kill-seed S] [--query ysb|ysbm|wa|wordcount|enrich|users] [--quiet]\n"
             + "  N      events, with optional K/M/G suffix (5M = 5000000)\n"
             + "  P      workers (default: all available processors)\n"
             + "  --seed S     64-bit seed (default 42)\n"
@@ -63,7 +67,9 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
             + "  --kill N     with --peers and --checkpoints or --replicas: kill -9 a random peer N times, check the output\n"
             + "  --kill-seed S  seed of the kills' victims and moments (default 1)\n"
             + "  --query Q    ysb (default); ysbm: clicks and views per campaign joined per window (YSB-SPEC 9); wa: every event\n"
-            + "               counted per window, unkeyed (YSB-SPEC 10); users: every event per (window, user id mod 2^20), large state";
+            + "               counted per window, unkeyed (YSB-SPEC 10); wordcount: N seeded sentences, words per window; enrich: views\n"
+            + "               joined with campaign names from a changelog stream, per window and name; users: every event per\n"
+            + "               (window, user id mod 2^20), large state";
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
@@ -157,7 +163,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
         try {
             return Query.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--query must be ysb, ysbm, wa or users, got '" + text + "'");
+            throw new IllegalArgumentException("--query must be ysb, ysbm, wa, wordcount, enrich or users, got '" + text + "'");
         }
     }
 

@@ -1,5 +1,7 @@
 package air.samples.ysb;
 
+import air.workloads.words.SentenceGenerator;
+import air.workloads.ysb.CampaignRenames;
 import air.workloads.ysb.YsbEvent;
 import air.workloads.ysb.YsbGenerator;
 import java.io.BufferedInputStream;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
@@ -45,6 +48,8 @@ final class YsbOutputCheck {
             case YSB -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedCounts(args.n(), args.seed(), args.rate())));
             case YSBM -> compare(canonical, YsbRows.Shape.RATIOS, expectedJoin(args.n(), args.seed(), args.rate()));
             case WA -> compare(canonical, YsbRows.Shape.TOTALS, List.of(expectedTotals(args.n(), args.seed(), args.rate())));
+            case WORDCOUNT -> compare(canonical, YsbRows.Shape.WORDS, List.of(expectedWords(args.n(), args.seed(), args.rate())));
+            case ENRICH -> compare(canonical, YsbRows.Shape.NAMED, List.of(expectedNamed(args.n(), args.seed(), args.rate())));
         };
     }
 
@@ -57,9 +62,10 @@ final class YsbOutputCheck {
     static Outcome compare(Path canonical, YsbRows.Shape shape, List<LongObjectHashMap<LongLongHashMap>> expected) {
         int columns = shape == YsbRows.Shape.RATIOS ? 2 : 1;
         int fields = switch (shape) {
-            case COUNTS -> 3;
+            case COUNTS, WORDS -> 3;
             case RATIOS -> 5;
             case TOTALS -> 2;
+            case NAMED -> 4;
         };
         List<LongObjectHashMap<LongLongHashMap>> seen = new ArrayList<>();
         for (int c = 0; c < columns; c++) {
@@ -69,6 +75,7 @@ final class YsbOutputCheck {
         long rows = 0;
         long lastWindow = Long.MIN_VALUE;
         long lastKey = 0;
+        long lastMinor = 0;
         try (InputStream in = new BufferedInputStream(Files.newInputStream(canonical), 1 << 16)) {
             StringBuilder line = new StringBuilder(64);
             int b;
@@ -91,10 +98,19 @@ final class YsbOutputCheck {
                     throw notCanonical(canonical, rows, "not a row '" + text + "' (" + fields + " fields)");
                 }
                 long window = decimal(canonical, rows, f[0], "window start");
-                long key = shape == YsbRows.Shape.TOTALS ? 0 : hexKey(canonical, rows, f[1]);
+                long key = switch (shape) {
+                    case TOTALS -> 0;
+                    case WORDS -> word(canonical, rows, f[1]);
+                    default -> hexKey(canonical, rows, f[1]);
+                };
+                long minor = shape == YsbRows.Shape.NAMED ? decimal(canonical, rows, f[2], "name version") : 0;
                 long[] counts = new long[columns];
                 for (int c = 0; c < columns; c++) {
-                    int field = shape == YsbRows.Shape.TOTALS ? 1 : 2 + c;
+                    int field = switch (shape) {
+                        case TOTALS -> 1;
+                        case NAMED -> 3;
+                        default -> 2 + c;
+                    };
                     counts[c] = decimal(canonical, rows, f[field], "count");
                     if (counts[c] <= 0) {
                         throw notCanonical(canonical, rows, "count " + counts[c] + " (rows have counts > 0)");
@@ -106,19 +122,22 @@ final class YsbOutputCheck {
                 if (window < YsbGenerator.T0 || (window - YsbGenerator.T0) % YsbGenerator.WINDOW_MS != 0) {
                     throw notCanonical(canonical, rows, "window start " + window + " is not T0 + k * " + YsbGenerator.WINDOW_MS + " ms");
                 }
-                int order = window != lastWindow ? Long.compare(window, lastWindow) : Long.compareUnsigned(key, lastKey);
+                int order = window != lastWindow ? Long.compare(window, lastWindow)
+                        : key != lastKey ? Long.compareUnsigned(key, lastKey) : Long.compare(minor, lastMinor);
                 if (rows > 1 && order < 0) {
                     throw notCanonical(canonical, rows, "out of the canonical order (by window, then key unsigned): '" + text
                             + "' after the row of window " + lastWindow);
                 }
                 lastWindow = window;
                 lastKey = key;
+                lastMinor = minor;
+                long mapKey = shape == YsbRows.Shape.NAMED ? namedKey(canonical, rows, key, minor) : key;
                 for (int c = 0; c < columns; c++) {
                     LongLongHashMap byKey = seen.get(c).getIfAbsentPut(windowIndex(window), LongLongHashMap::new);
-                    if (byKey.containsKey(key)) {
+                    if (byKey.containsKey(mapKey)) {
                         repeated += counts[c];
                     }
-                    byKey.addToValue(key, counts[c]);
+                    byKey.addToValue(mapKey, counts[c]);
                 }
             }
             if (open) {
@@ -167,6 +186,22 @@ final class YsbOutputCheck {
             throw notCanonical(file, row, "key '" + text + "' is not 16 lowercase hex digits");
         }
         return Long.parseUnsignedLong(text, 16);
+    }
+
+    private static long word(Path file, long row, String text) {
+        int index = SentenceGenerator.indexOf(text);
+        if (index < 0) {
+            throw notCanonical(file, row, "'" + text + "' is not a word of the vocabulary");
+        }
+        return index;
+    }
+
+    /** The enrichment's (campaign, version) as one key: the version in the low 32 bits, the campaign's hash above. */
+    private static long namedKey(Path file, long row, long campaign, long version) {
+        if (version < 0 || version > Integer.MAX_VALUE) {
+            throw notCanonical(file, row, "name version " + version + " out of range");
+        }
+        return (campaign * 0x9E3779B97F4A7C15L) & 0xFFFF_FFFF_0000_0000L | version;
     }
 
     private static IllegalStateException notCanonical(Path file, long row, String why) {
@@ -242,6 +277,41 @@ final class YsbOutputCheck {
         for (long i = 0; i < n; i++) {
             long t = YsbGenerator.T0 + i * 1000 / g.rate();
             expected.getIfAbsentPut(windowIndex(t - Math.floorMod(t, YsbGenerator.WINDOW_MS)), LongLongHashMap::new).addToValue(0, 1);
+        }
+        return expected;
+    }
+
+    /** The plain loop for the word count: every word of every sentence per (window index, word rank). */
+    static LongObjectHashMap<LongLongHashMap> expectedWords(long n, long seed, long rate) {
+        SentenceGenerator g = new SentenceGenerator(seed, rate);
+        LongObjectHashMap<LongLongHashMap> expected = new LongObjectHashMap<>();
+        for (long i = 0; i < n; i++) {
+            long t = g.eventTime(i);
+            LongLongHashMap byWord = expected.getIfAbsentPut(windowIndex(t - Math.floorMod(t, YsbGenerator.WINDOW_MS)), LongLongHashMap::new);
+            for (int j = 0; j < g.length(i); j++) {
+                byWord.addToValue(g.wordIndex(i, j), 1);
+            }
+        }
+        return expected;
+    }
+
+    /** The plain loop for the enrichment: views per (window index, campaign and the name version it had then). */
+    static LongObjectHashMap<LongLongHashMap> expectedNamed(long n, long seed, long rate) {
+        YsbGenerator g = new YsbGenerator(seed, rate);
+        LongLongHashMap campaignOf = g.adToCampaign();
+        LongIntHashMap indexOf = new LongIntHashMap();
+        for (int c = 0; c < YsbGenerator.CAMPAIGNS; c++) {
+            indexOf.put(g.campaignId(c), c);
+        }
+        LongObjectHashMap<LongLongHashMap> expected = new LongObjectHashMap<>();
+        for (long i = 0; i < n; i++) {
+            if (g.isView(i)) {
+                YsbEvent e = g.event(i);
+                long campaign = campaignOf.getOrThrow(e.adId());
+                int version = CampaignRenames.versionAt(indexOf.getOrThrow(campaign), e.eventTime());
+                expected.getIfAbsentPut(windowIndex(e.eventTime() - Math.floorMod(e.eventTime(), YsbGenerator.WINDOW_MS)),
+                        LongLongHashMap::new).addToValue((campaign * 0x9E3779B97F4A7C15L) & 0xFFFF_FFFF_0000_0000L | version, 1);
+            }
         }
         return expected;
     }

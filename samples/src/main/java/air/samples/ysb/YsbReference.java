@@ -2,7 +2,10 @@ package air.samples.ysb;
 
 import java.util.Map;
 
-/** The reference checksums of YSB-SPEC sections 6.3 (YSB), 9 (YSBM) and 10 (WA), all for seed 42, R 100000. */
+/**
+ * The reference checksums of YSB-SPEC sections 6.3 (YSB), 9 (YSBM) and 10 (WA), and of the word
+ * count and the enrichment (docs/dataflows.md), all for seed 42, R 100000.
+ */
 public final class YsbReference {
 
     private static final Map<Long, String> SHA256 = Map.of(
@@ -21,6 +24,16 @@ public final class YsbReference {
             20_000_000L, "3302fbb7454748d652ea723d22c3b015ee8baf98bbeb526a40e589d2f74e7817",
             100_000_000L, "e2cbc9487cc2ab818235da016db1db07d9fc3df2f79e734f7cb0a0548f905eb6");
 
+    /** The word count's, from this project's own plain loop (docs/dataflows.md): N sentences. */
+    private static final Map<Long, String> WORDCOUNT = Map.of(
+            1_000_000L, "8d899e650294df6dd71e8215fb5b5e603036cf8bd0fff8fc8171caaeb1d3553a",
+            5_000_000L, "6e187b3115f771abefde00c2037c4f3a7d68222d8558034ee0dba5880d2a6569");
+
+    /** The enrichment's, from this project's own plain loop (docs/dataflows.md). */
+    private static final Map<Long, String> ENRICH = Map.of(
+            5_000_000L, "87a1732e6fefd2520afd8511a9a5ad450e37e9b2198a8b1e02e9342f3a2b9e0e",
+            20_000_000L, "cc036f21e7b1ff2aca759b766a01c94868c9ca3a476f309d98c5bc9248b7a193");
+
     private YsbReference() {
     }
 
@@ -38,6 +51,8 @@ public final class YsbReference {
             case YSB -> SHA256.get(n);
             case YSBM -> YSBM.get(n);
             case WA -> WA.get(n);
+            case WORDCOUNT -> WORDCOUNT.get(n);
+            case ENRICH -> ENRICH.get(n);
             case USERS -> null;
         };
     }

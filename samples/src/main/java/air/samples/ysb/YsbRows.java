@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.workloads.words.SentenceGenerator;
 import air.workloads.ysb.YsbEvent;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -28,13 +29,19 @@ public final class YsbRows {
         /** {@code <window_start>,<campaign hex>,<clicks>,<views>,<ratio_ppm>}: YSBM (YSB-SPEC 9). */
         RATIOS,
         /** {@code <window_start>,<count>}: WA (YSB-SPEC 10), one row per window. */
-        TOTALS;
+        TOTALS,
+        /** {@code <window_start>,<word>,<count>}: the word count; the key is the word's rank in the vocabulary. */
+        WORDS,
+        /** {@code <window_start>,<campaign hex>,<name version>,<count>}: the enrichment's views per campaign name. */
+        NAMED;
 
         String line(long window, long key, long first, long second) {
             return switch (this) {
                 case COUNTS -> window + "," + YsbEvent.hex(key) + "," + first;
                 case RATIOS -> window + "," + YsbEvent.hex(key) + "," + first + "," + second + "," + ratioPpm(first, second);
                 case TOTALS -> window + "," + first;
+                case WORDS -> window + "," + SentenceGenerator.word((int) key) + "," + first;
+                case NAMED -> window + "," + YsbEvent.hex(key) + "," + second + "," + first;
             };
         }
 
@@ -89,7 +96,9 @@ public final class YsbRows {
         Arrays.setAll(order, i -> i);
         long[] ws = all.windowStart;
         long[] c = all.campaign;
-        Arrays.sort(order, (a, b) -> ws[a] != ws[b] ? Long.compare(ws[a], ws[b]) : Long.compareUnsigned(c[a], c[b]));
+        long[] m = all.second; // the enrichment has one row per (window, campaign, version)
+        Arrays.sort(order, (a, b) -> ws[a] != ws[b] ? Long.compare(ws[a], ws[b])
+                : c[a] != c[b] ? Long.compareUnsigned(c[a], c[b]) : Long.compare(m[a], m[b]));
         YsbRows rows = new YsbRows(shape, total);
         for (int i = 0; i < total; i++) {
             rows.windowStart[i] = all.windowStart[order[i]];

@@ -8,6 +8,7 @@ import air.runtime.Job;
 import air.runtime.JobConfig;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowValue;
+import air.workloads.words.SentenceGenerator;
 import air.workloads.ysb.YsbGenerator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,6 +69,18 @@ public final class YsbRun {
                         reporter.restoredOutputs());
                 sink = s;
                 pipeline = WaQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+            }
+            case WORDCOUNT -> {
+                YsbResultSink<WindowResult<String, Long>> s = new YsbResultSink<>(YsbRows.Shape.WORDS, WordCountQuery.ROW,
+                        reporter::firstOutput, reporter.restoredOutputs());
+                sink = s;
+                pipeline = WordCountQuery.build(args.n(), new SentenceGenerator(args.seed(), args.rate()), args.offered(), scheduleStart, s);
+            }
+            case ENRICH -> {
+                YsbResultSink<WindowResult<Long, Long>> s = new YsbResultSink<>(YsbRows.Shape.NAMED, EnrichQuery.row(generator),
+                        reporter::firstOutput, reporter.restoredOutputs());
+                sink = s;
+                pipeline = EnrichQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
             }
             default -> {
                 YsbResultSink<WindowResult<Long, Long>> s = YsbResultSink.counts(reporter::firstOutput, reporter.restoredOutputs());

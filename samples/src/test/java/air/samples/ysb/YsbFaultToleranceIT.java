@@ -67,6 +67,21 @@ class YsbFaultToleranceIT {
     }
 
     @Test
+    void join_jobs_killed_twice_under_checkpoints_lose_nothing_and_duplicate_nothing(@TempDir Path dir) throws Exception {
+        // YSBM: two branches of one source and a window join; the enrichment: a lookup join against a changelog, then a window
+        for (String[] job : new String[][] {{"200M", "ysbm"}, {"30M", "enrich"}}) {
+            Path run = Files.createDirectories(dir.resolve(job[1]));
+            List<String> out = runWith(JVM, run, job[0], "--query", job[1], "--kill", "2", "--kill-seed", "7", "--routing", "AIR",
+                    "--progress", "hewmeld");
+            String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst()
+                    .orElseThrow(() -> new AssertionError(String.join("\n", out)));
+            System.out.println(job[1] + ": " + check);
+            assertThat(check).as(job[1]).startsWith("CHECK lost=0 dup=0 kills=2 ");
+            assertThat(out).as(job[1]).anyMatch(l -> l.contains("RECOVERING on peer") && l.contains("resuming from checkpoint"));
+        }
+    }
+
+    @Test
     void a_damaged_newest_checkpoint_is_skipped_with_a_warning_and_the_rerun_still_matches(@TempDir Path dir) throws Exception {
         // a first run with one kill leaves checkpoints behind; damage the newest, then run again from the directory
         run(dir, "--kill", "1", "--kill-seed", "5");

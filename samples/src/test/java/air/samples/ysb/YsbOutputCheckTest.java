@@ -33,6 +33,10 @@ class YsbOutputCheckTest {
     private static final String[] YSBM = {"300K", "2", "--rate", "10000", "--query", "ysbm"};
     /** WA over 3 windows and a part of a fourth. */
     private static final String[] WA = {"350K", "2", "--rate", "10000", "--query", "wa"};
+    /** The word count over 2 windows of 100 000 sentences. */
+    private static final String[] WORDS = {"200K", "2", "--rate", "10000", "--query", "wordcount"};
+    /** The enrichment over 2 windows: about two names per campaign and window. */
+    private static final String[] ENRICH = {"200K", "2", "--rate", "10000", "--query", "enrich"};
 
     @TempDir
     static Path dir;
@@ -40,6 +44,8 @@ class YsbOutputCheckTest {
     private static List<String> userRows;
     private static List<String> ysbmRows;
     private static List<String> waRows;
+    private static List<String> wordRows;
+    private static List<String> enrichRows;
 
     @BeforeAll
     static void runTheEngine() throws IOException {
@@ -47,6 +53,8 @@ class YsbOutputCheckTest {
         userRows = engineOutput(USERS, "users.csv");
         ysbmRows = engineOutput(YSBM, "ysbm.csv");
         waRows = engineOutput(WA, "wa.csv");
+        wordRows = engineOutput(WORDS, "words.csv");
+        enrichRows = engineOutput(ENRICH, "enrich.csv");
     }
 
     private static List<String> engineOutput(String[] argv, String name) throws IOException {
@@ -281,6 +289,37 @@ class YsbOutputCheckTest {
         swapped.set(0, waRows.get(1));
         swapped.set(1, waRows.get(0));
         assertThatThrownBy(() -> check(swapped, WA)).hasMessageContaining(":2: not canonical output: out of the canonical order");
+    }
+
+    @Test
+    void word_count_output_passes_and_a_wrong_or_unknown_word_is_caught() throws IOException {
+        assertThat(check(new ArrayList<>(wordRows), WORDS)).isEqualTo(new YsbOutputCheck.Outcome(0, 0, wordRows.size()));
+
+        List<String> rows = new ArrayList<>(wordRows);
+        rows.set(10, withCount(rows.get(10), countOf(rows.get(10)) + 7));
+        assertThat(check(rows, WORDS)).isEqualTo(new YsbOutputCheck.Outcome(0, 7, wordRows.size()));
+
+        List<String> unknown = new ArrayList<>(wordRows);
+        String[] f = unknown.get(0).split(",");
+        unknown.set(0, f[0] + ",zzzz," + f[2]);
+        assertThatThrownBy(() -> check(unknown, WORDS)).hasMessageContaining(":1: not canonical output: 'zzzz' is not a word");
+    }
+
+    @Test
+    void enrichment_output_passes_and_views_counted_under_the_wrong_name_version_are_caught() throws IOException {
+        assertThat(check(new ArrayList<>(enrichRows), ENRICH)).isEqualTo(new YsbOutputCheck.Outcome(0, 0, enrichRows.size()));
+
+        // what a lookup as of arrival could do: a window's views of one campaign all under one version
+        List<String> rows = new ArrayList<>(enrichRows);
+        int i = 0;
+        while (!rows.get(i).split(",")[1].equals(rows.get(i + 1).split(",")[1])) {
+            i++;
+        }
+        long moved = countOf(rows.get(i + 1));
+        String[] first = rows.get(i).split(",");
+        rows.set(i, first[0] + "," + first[1] + "," + first[2] + "," + (Long.parseLong(first[3]) + moved));
+        rows.remove(i + 1);
+        assertThat(check(rows, ENRICH)).isEqualTo(new YsbOutputCheck.Outcome(moved, moved, enrichRows.size() - 1));
     }
 
     private static void assertRefused(List<String> rows, String line, String why) {

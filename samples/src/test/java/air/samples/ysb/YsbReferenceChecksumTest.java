@@ -54,4 +54,21 @@ class YsbReferenceChecksumTest {
         }
         assertThat(YsbReport.verify(outcome, sha, new PrintStream(OutputStream.nullOutputStream()))).isTrue();
     }
+
+    /** The word count and the enrichment against the checksums of docs/dataflows.md, which their plain loops gave. */
+    @ParameterizedTest(name = "query={0} workers={1} routing={2} progress={3}")
+    @CsvSource({"wordcount,1M,1,KEY,watermark", "wordcount,1M,3,AIR,hewmeld", "enrich,5M,1,KEY,hewmeld", "enrich,5M,2,AIR,watermark"})
+    void the_word_count_and_the_enrichment_match_their_references(String query, String n, int workers, String routing, String progress,
+                                                                 @TempDir Path dir) throws Exception {
+        Path out = dir.resolve(query + ".csv");
+        YsbArgs args = YsbArgs.parse(n, Integer.toString(workers), "--query", query, "--out", out.toString(), "--routing", routing,
+                "--progress", progress);
+        YsbRun.Outcome outcome = YsbRun.run(args, null);
+        String sha = outcome.rows().writeCanonical(out);
+        assertThat(sha).isEqualTo(YsbReference.sha256(args.query(), args.n(), 42, 100_000));
+        assertThat(YsbReport.verify(outcome, sha, new PrintStream(OutputStream.nullOutputStream()))).isTrue();
+        if (query.equals("enrich")) {
+            assertThat(Files.readAllLines(out)).contains("1700000000000,016b5b652c36c774,0,3371", "1700000000000,016b5b652c36c774,1,36");
+        }
+    }
 }

@@ -58,6 +58,13 @@ class YsbReplicationIT {
     }
 
     @Test
+    void a_window_join_job_killed_three_times_is_taken_over_and_loses_nothing(@TempDir Path dir) throws Exception {
+        List<String> out = run("-Xmx512m", "400M", "--query", "ysbm", "--kill-seed", "4", "--checkpoint-interval", "250ms",
+                "--out", dir.resolve("ysbm.csv").toString());
+        assertThat(out).anyMatch(l -> l.contains("RESULT") && l.contains("rows=40000"));
+    }
+
+    @Test
     void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
         List<String> out = run("-Xmx2g", "20M", "--query", "users", "--rate", "1M", "--kill-seed", "3", "--checkpoint-interval", "1s",
                 "--out", dir.resolve("users.csv").toString());
