@@ -1,12 +1,15 @@
 package air.dsl;
 
 import air.dsl.impl.CallSite;
+import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
+import air.runtime.api.Codec;
 import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.TailSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -161,6 +164,45 @@ public final class Stage<T> {
         };
         pipeline.checkOpen("lookup", site);
         StageNode n = new StageNode(StageNode.Kind.FLAT_MAP, node, OperatorInfo.of("lookup", site), lookUp, 0, node.timestamped());
+        node.attach(n);
+        return new Stage<>(pipeline, n);
+    }
+
+    /**
+     * Spreads the records evenly over every worker (on every peer) of what follows, round robin:
+     * for a skewed or a single-instance source ahead of heavy stateless work. Records keep their
+     * event times; progress crosses the exchange as low watermarks under either progress mode.
+     * Without a codec the job runs on one JVM without snapshots; {@link #rebalance(Codec)} for
+     * cluster mode, checkpoints and replication.
+     */
+    public Stage<T> rebalance() {
+        return exchange("rebalance", TailSpec.Spread.REBALANCE, null);
+    }
+
+    /** {@link #rebalance()} whose records cross peers and checkpoints by {@code codec}. */
+    public Stage<T> rebalance(Codec<T> codec) {
+        return exchange("rebalance", TailSpec.Spread.REBALANCE, Objects.requireNonNull(codec, "rebalance(codec): codec is null"));
+    }
+
+    /**
+     * Sends every record to every worker (on every peer) of what follows, the same object to the
+     * workers of one JVM (records must not be changed after the exchange): for small streams every
+     * instance needs whole, such as rules or a reference table.
+     */
+    public Stage<T> broadcast() {
+        return exchange("broadcast", TailSpec.Spread.BROADCAST, null);
+    }
+
+    /** {@link #broadcast()} whose records cross peers and checkpoints by {@code codec}. */
+    public Stage<T> broadcast(Codec<T> codec) {
+        return exchange("broadcast", TailSpec.Spread.BROADCAST, Objects.requireNonNull(codec, "broadcast(codec): codec is null"));
+    }
+
+    private Stage<T> exchange(String call, TailSpec.Spread spread, Codec<T> codec) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen(call, site);
+        StageNode n = new StageNode(StageNode.Kind.EXCHANGE, node, OperatorInfo.of(call, site), new Planner.Exchange(spread, codec), 0,
+                node.timestamped());
         node.attach(n);
         return new Stage<>(pipeline, n);
     }

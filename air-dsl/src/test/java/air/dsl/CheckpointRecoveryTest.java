@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.CheckpointStore;
+import air.runtime.api.Codec;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
@@ -14,6 +15,8 @@ import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import air.runtime.sink.PartFilesSink;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,19 +87,31 @@ class CheckpointRecoveryTest {
     private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store, SinkFactory<WindowResult<Long,
             Long>> sink,
                             int failAfterWrites, SimpleMeterRegistry registry) {
+        run(window, routing, progress, store, sink, failAfterWrites, registry, false);
+    }
+
+    private static final Codec<Long> LONGS = new Codec<>() {
+        @Override public void write(Long value, WireOut out) { out.putLong(value); }
+        @Override public Long read(WireIn in) { return in.getLong(); }
+    };
+
+    /** {@code rebalanced}: the records cross a rebalance exchange between the source's chain and the window. */
+    private static void run(WindowDefinition window, Routing routing, Progress progress, WatchedStore store,
+                            SinkFactory<WindowResult<Long, Long>> sink, int failAfterWrites, SimpleMeterRegistry registry, boolean rebalanced) {
         AtomicBoolean armed = new AtomicBoolean(failAfterWrites > 0);
         long failWrite = store.failWrite;
         BooleanSupplier release = () -> store.writes.get() >= failAfterWrites
                 && (failWrite < 0 || store.attempts.get() >= failWrite);
         Pipeline p = Pipeline.create();
-        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, release))
+        Stage<Long> timed = p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, release))
                 .map(i -> {
                     if (armed.get() && store.writes.get() >= failAfterWrites && armed.getAndSet(false)) {
                         throw new IllegalStateException("injected failure");
                     }
                     return i;
                 })
-                .withTimestamps(i -> i, 0)
+                .withTimestamps(i -> i, 0);
+        (rebalanced ? timed.rebalance(LONGS) : timed)
                 .keyByLong(i -> i % 13)
                 .window(window)
                 .aggregate(Aggregations.count())
@@ -132,6 +147,21 @@ class CheckpointRecoveryTest {
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, routing, progress, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
+        assertReleased(dir);
+    }
+
+    @ParameterizedTest(name = "routing={0} progress={1}")
+    @CsvSource({"KEY,WATERMARK", "AIR,HEWMELD"})
+    void a_job_with_a_rebalance_resumes_exactly_once(Routing routing, Progress progress, @TempDir Path dir) {
+        WindowDefinition window = Windows.tumbling(100);
+        WatchedStore store = new WatchedStore(dir);
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        assertThatThrownBy(() -> run(window, routing, progress, store, sink, 2, new SimpleMeterRegistry(), true))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure");
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run(window, routing, progress, store, sink, 0, second, true);
+        assertThat(count(second, "air.recoveries")).isEqualTo(1);
         assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
         assertReleased(dir);
     }

@@ -300,6 +300,47 @@ class DataflowPropertyTest {
         }
     }
 
+    // ---- exchanges ----
+
+    @Test
+    void a_rebalance_keeps_every_record_and_its_time_and_a_broadcast_gives_every_worker_all() throws Exception {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Case c = randomCase(600 + seed);
+            Map<String, Long> expected = new TreeMap<>();
+            for (Event e : c.events()) {
+                for (long s : startsOf(e.time(), c.window())) {
+                    expected.merge(window(s, c.window()) + " " + e.key(), 1L, Long::sum);
+                }
+            }
+            List<String> once = c.others().stream().map(Event::toString).sorted().toList();
+            int instances = c.workers() * c.peers();
+            List<String> everywhere = new ArrayList<>();
+            for (String e : once) {
+                for (int i = 0; i < instances; i++) {
+                    everywhere.add(e);
+                }
+            }
+            for (Progress progress : Progress.values()) {
+                List<List<Object>> out = run(c, Routing.AIR, progress, p -> {
+                    CollectSink<WindowResult<String, Long>> counts = Sinks.collect();
+                    CollectSink<Event> spread = Sinks.collect();
+                    p.readFrom(Sources.fromList(c.events())).withTimestamps(Event::time, c.disorder()).rebalance(EVENT_CODEC)
+                            .map(e -> e).keyBy(Event::key).window(c.window()).aggregate(Aggregations.count()).writeTo(counts);
+                    p.readFrom(Sources.fromList(c.others())).broadcast(EVENT_CODEC).writeTo(spread);
+                    return List.of(counts, spread);
+                });
+                Map<String, Long> actual = new TreeMap<>();
+                for (Object o : out.get(0)) {
+                    WindowResult<?, ?> r = (WindowResult<?, ?>) o;
+                    assertThat(actual.put("[" + r.start() + "," + r.end() + ") " + r.key(), (Long) r.value())).isNull();
+                }
+                assertThat(actual).as(c.where(Routing.AIR, progress) + " rebalance").isEqualTo(expected);
+                assertThat(out.get(1).stream().map(Object::toString).sorted().toList()).as(c.where(Routing.AIR, progress) + " broadcast")
+                        .isEqualTo(everywhere);
+            }
+        }
+    }
+
     // ---- merge, several sources, several sinks ----
 
     @Test

@@ -105,7 +105,7 @@ class PlannerTest {
         switch (tail) {
             case TailSpec.Sink s -> out.add(s);
             case TailSpec.Fork f -> f.branches().forEach(br -> collectSinks(br.tail(), out));
-            case TailSpec.PartialWindow w -> { }
+            case TailSpec.Shuffle w -> { }
         }
     }
 

@@ -1,6 +1,7 @@
 package air.dsl.impl;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.Codec;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.SinkFactory;
@@ -55,6 +56,9 @@ public final class Planner {
      */
     public record PaneJoin(long paneMs, AggregateOp<?, ?, ?> leftOp, AggregateOp<?, ?, ?> rightOp, Object spec) { }
 
+    /** The payload of an exchange stage: how it spreads records, and their codec (null: one JVM, no snapshots). */
+    public record Exchange(TailSpec.Spread spread, Codec<?> codec) { }
+
     /** An interval join's bounds and function. */
     public record Interval(long lowerMs, long upperMs, JoinFunction<?, ?, ?, ?> joinFn) { }
 
@@ -103,7 +107,7 @@ public final class Planner {
 
     private static boolean isHead(StageNode n) {
         return switch (n.kind()) {
-            case SOURCE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN -> true;
+            case SOURCE, EXCHANGE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN -> true;
             default -> false;
         };
     }
@@ -177,6 +181,12 @@ public final class Planner {
             case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
             case KEY_BY, WINDOW, LATE_OUTPUT, MERGE, TABLE -> walk(n);
             case AGGREGATE, TOP_K -> partial(n, 0);
+            case EXCHANGE -> {
+                ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), 0);
+                edges.add(edge);
+                Exchange x = (Exchange) n.payload();
+                yield new TailSpec.Branch(List.of(), new TailSpec.Exchange(n.info(), x.spread(), x.codec(), edge.id()));
+            }
             case JOIN -> partial(n, n.upstreams().get(0) == from ? 0 : 1);
             case INTERVAL_JOIN, LOOKUP_JOIN -> prepend(new OpSpec.Stamp(OperatorInfo.of("stamp", n.info().callSite())),
                     partial(n, n.upstreams().get(0) == from ? 0 : 1));
@@ -207,6 +217,7 @@ public final class Planner {
     private HeadSpec headSpec(StageNode n) {
         return switch (n.kind()) {
             case SOURCE -> new HeadSpec.Source(n.info(), (SourceFactory<?>) n.payload());
+            case EXCHANGE -> new HeadSpec.Exchange(n.info(), ((Exchange) n.payload()).spread());
             case AGGREGATE -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), new WindowOutput.PerKey());
             case TOP_K -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), ((TopK) n.payload()).output());
             case JOIN -> {

@@ -15,7 +15,7 @@ public final class StageNode {
 
     /** The logical kinds, in the words of the DSL. */
     public enum Kind {
-        SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, MERGE, KEY_BY, WINDOW, LATE_OUTPUT, TABLE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN,
+        SOURCE, MAP, FILTER, FLAT_MAP, TIMESTAMPS, MERGE, EXCHANGE, KEY_BY, WINDOW, LATE_OUTPUT, TABLE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN,
         LOOKUP_JOIN, SINK
     }
 

@@ -3,6 +3,7 @@ package air.runtime.plan;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.SourceFactory;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -22,6 +23,13 @@ public sealed interface HeadSpec {
         public String describe() { return "source " + factory.describe() + " " + info; }
 
         public int inputs() { return 0; }
+    }
+
+    /** The receiving end of an exchange edge: its records, in the chain that follows. */
+    record Exchange(OperatorInfo info, TailSpec.Spread spread) implements HeadSpec {
+        public String describe() { return "exchange-in " + spread.name().toLowerCase(Locale.ROOT) + " " + info; }
+
+        public int inputs() { return 1; }
     }
 
     /** The final half of {@code aggregation}; {@code output} says what it emits, and so which operator runs. */

@@ -44,7 +44,7 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
             }
         }
         for (VertexPlan v : vertices) {
-            for (TailSpec.PartialWindow pw : v.partialTails()) {
+            for (TailSpec.Shuffle pw : v.shuffleTails()) {
                 if (pw.edge() < 0 || pw.edge() >= edges.size() || edges.get(pw.edge()).from() != v.id()) {
                     throw new IllegalArgumentException("vertex " + v.id() + ": " + pw.info() + " feeds shuffle " + pw.edge()
                             + ", which does not leave this vertex");
@@ -60,7 +60,7 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
         }
         for (int e = 0; e < used.length; e++) {
             if (used[e] != 1) {
-                throw new IllegalArgumentException("shuffle " + e + " is fed by " + used[e] + " partial tails, not one");
+                throw new IllegalArgumentException("shuffle " + e + " is fed by " + used[e] + " tails, not one");
             }
         }
     }
@@ -113,10 +113,13 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
             sb.append('\n');
         }
         for (ShuffleEdge e : edges) {
-            TailSpec.PartialWindow pw = partialOf(e);
             sb.append("  == shuffle ").append(e.id()).append(": vertex ").append(e.from()).append(" -> vertex ").append(e.to())
-              .append(" input ").append(e.input()).append(", ").append(pw.aggregation().routing())
-              .append(" (pre-aggregated partials per frame and key) ==\n");
+              .append(" input ").append(e.input()).append(", ");
+            switch (tailOf(e)) {
+                case TailSpec.PartialWindow pw -> sb.append(pw.aggregation().routing()).append(" (pre-aggregated partials per frame and key)");
+                case TailSpec.Exchange x -> sb.append(x.spread()).append(" (records with their times, low watermarks)");
+            }
+            sb.append(" ==\n");
         }
         return sb.toString();
     }
@@ -134,13 +137,13 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
         }
     }
 
-    /** The partial tail that feeds {@code edge}. */
-    public TailSpec.PartialWindow partialOf(ShuffleEdge edge) {
-        for (TailSpec.PartialWindow pw : vertices.get(edge.from()).partialTails()) {
-            if (pw.edge() == edge.id()) {
-                return pw;
+    /** The tail that feeds {@code edge}. */
+    public TailSpec.Shuffle tailOf(ShuffleEdge edge) {
+        for (TailSpec.Shuffle t : vertices.get(edge.from()).shuffleTails()) {
+            if (t.edge() == edge.id()) {
+                return t;
             }
         }
-        throw new IllegalStateException("no partial tail feeds shuffle " + edge.id());
+        throw new IllegalStateException("no tail feeds shuffle " + edge.id());
     }
 }

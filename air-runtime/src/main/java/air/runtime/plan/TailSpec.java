@@ -1,17 +1,53 @@
 package air.runtime.plan;
 
+import air.runtime.api.Codec;
 import air.runtime.api.SinkFactory;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How a vertex (or one branch of it) ends: a sink, the partial half of a window aggregation
- * feeding a shuffle edge, or a fork into several branches that all see every record.
+ * feeding a shuffle edge, the sending end of an exchange edge, or a fork into several branches
+ * that all see every record.
  */
 public sealed interface TailSpec {
 
     OperatorInfo info();
 
     String describe();
+
+    /** A tail that feeds shuffle edge {@code edge()}: a window's partial half or an exchange. */
+    sealed interface Shuffle extends TailSpec permits PartialWindow, Exchange {
+        int edge();
+
+        /** How the edge's items cross peers and checkpoints; null when they cannot (cluster mode and snapshots are refused). */
+        Codec<?> codec();
+
+        /** What {@link #codec} encodes, for the refusal: "aggregation 'count'", "records of rebalance@A.java:3". */
+        String encodes();
+    }
+
+    /** How an exchange spreads records over the next vertex's instances. */
+    enum Spread { REBALANCE, BROADCAST }
+
+    /**
+     * The sending end of an exchange edge: records (with their event times) go to the next
+     * vertex's instances round robin or to all of them, with low watermarks behind them;
+     * {@code recordCodec} carries them across peers (null: one JVM, no snapshots).
+     */
+    record Exchange(OperatorInfo info, Spread spread, Codec<?> recordCodec, int edge) implements Shuffle {
+        public String describe() {
+            return "exchange " + spread.name().toLowerCase(Locale.ROOT) + " " + info + " ==> shuffle " + edge;
+        }
+
+        public Codec<?> codec() {
+            return recordCodec;
+        }
+
+        public String encodes() {
+            return "records of " + info.name();
+        }
+    }
 
     /**
      * A sink. A stream that merges several others reaches its sink once per merged path, each
@@ -35,9 +71,17 @@ public sealed interface TailSpec {
     }
 
     /** The partial half of {@code aggregation}, whose partials travel on shuffle edge {@code edge}. */
-    record PartialWindow(OperatorInfo info, WindowAggregation aggregation, int edge) implements TailSpec {
+    record PartialWindow(OperatorInfo info, WindowAggregation aggregation, int edge) implements Shuffle {
         public String describe() {
             return "window-partial " + aggregation.describe() + " ==> shuffle " + edge;
+        }
+
+        public Codec<?> codec() {
+            return aggregation.op().accumulatorCodec();
+        }
+
+        public String encodes() {
+            return "aggregation '" + aggregation.op().name() + "' of " + info;
         }
     }
 

@@ -20,16 +20,16 @@ public record VertexPlan(int id, int parallelism, HeadSpec head, List<OpSpec> ch
         }
     }
 
-    /** Every partial window tail of this vertex, in every branch, in plan order. */
-    public List<TailSpec.PartialWindow> partialTails() {
-        List<TailSpec.PartialWindow> out = new ArrayList<>();
+    /** Every tail of this vertex that feeds a shuffle edge (partial windows, exchanges), in every branch, in plan order. */
+    public List<TailSpec.Shuffle> shuffleTails() {
+        List<TailSpec.Shuffle> out = new ArrayList<>();
         collect(tail, out);
         return out;
     }
 
-    private static void collect(TailSpec tail, List<TailSpec.PartialWindow> out) {
+    private static void collect(TailSpec tail, List<TailSpec.Shuffle> out) {
         switch (tail) {
-            case TailSpec.PartialWindow pw -> out.add(pw);
+            case TailSpec.Shuffle s -> out.add(s);
             case TailSpec.Fork f -> f.branches().forEach(b -> collect(b.tail(), out));
             case TailSpec.Sink s -> { }
         }

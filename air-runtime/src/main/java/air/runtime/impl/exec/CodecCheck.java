@@ -14,12 +14,14 @@ final class CodecCheck {
     /** @param why what the encoding is for, e.g. "its partials cannot travel between peers" */
     static void requireCodecs(PhysicalPlan plan, JobConfig config, String why) {
         for (VertexPlan v : plan.vertices()) {
-            for (TailSpec.PartialWindow pw : v.partialTails()) {
-                if (pw.aggregation().op().accumulatorCodec() != null) {
+            for (TailSpec.Shuffle t : v.shuffleTails()) {
+                if (t.codec() != null) {
                     continue;
                 }
-                throw new IllegalArgumentException("job '" + config.name() + "': aggregation '" + pw.aggregation().op().name() + "' of "
-                        + pw.info() + " has no accumulator codec, so " + why + "; use a built-in aggregation or Aggregations.of(..., codec)");
+                throw new IllegalArgumentException("job '" + config.name() + "': " + t.encodes() + (t instanceof TailSpec.PartialWindow
+                        ? " has no accumulator codec, so " + why + "; use a built-in aggregation or Aggregations.of(..., codec)"
+                                + " (lists of a join or co-group: the overload with codecs)"
+                        : " has no record codec, so " + why + "; give it one: rebalance(codec), broadcast(codec)"));
             }
         }
     }

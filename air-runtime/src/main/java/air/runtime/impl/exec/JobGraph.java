@@ -13,6 +13,8 @@ import air.runtime.impl.inbound.RepeatFilter;
 import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.EventClock;
+import air.runtime.impl.ops.ExchangeInOp;
+import air.runtime.impl.ops.ExchangeOp;
 import air.runtime.impl.ops.FilterOp;
 import air.runtime.impl.ops.FinalWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
@@ -202,7 +204,7 @@ final class JobGraph {
                 VertexPlan from = plan.vertices().get(e.from());
                 VertexPlan to = plan.vertices().get(e.to());
                 RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in " + e.id() + " v" + e.to(), transport,
-                        Channels.data(e.id()), codecFor(plan.partialOf(e)), from.parallelism(), graph.producerBase(e),
+                        Channels.data(e.id()), codecFor(plan.tailOf(e)), from.parallelism(), graph.producerBase(e),
                         wiring.hostedInboxes(e.to(), graph.globalParallelism(to)), !wiring.receiversOutliveTasklets());
                 if (wiring.receiversOutliveTasklets()) {
                     graph.receivers.add(r); // runs until the job has ended on every live peer
@@ -250,8 +252,11 @@ final class JobGraph {
         return receivers;
     }
 
-    private static ShuffleItemCodec codecFor(TailSpec.PartialWindow pw) {
-        return frameCodec(pw.aggregation(), pw.info());
+    private static ShuffleItemCodec codecFor(TailSpec.Shuffle tail) {
+        return switch (tail) {
+            case TailSpec.PartialWindow pw -> frameCodec(pw.aggregation(), pw.info());
+            case TailSpec.Exchange x -> ShuffleItemCodec.forRecords(x.info(), x.recordCodec());
+        };
     }
 
     private int global(int instance, VertexPlan v) {
@@ -413,6 +418,16 @@ final class JobGraph {
                 stateful.add((Snapshotting) op);
                 return new Built(op, (ChainTail) op);
             }
+            case TailSpec.Exchange x -> {
+                int position = positions.take();
+                ShuffleEdge edge = plan.edges().get(x.edge());
+                int producer = producerBase(edge) + global(instance, v);
+                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, ExchangeOp.class), x.info(),
+                        x.spread() == TailSpec.Spread.BROADCAST, shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
+                positions.add(position, "exchange", x.info(), op, null);
+                stateful.add((Snapshotting) op);
+                return new Built(op, (ChainTail) op);
+            }
             case TailSpec.Fork f -> {
                 List<Built> branches = new ArrayList<>();
                 for (TailSpec.Branch b : f.branches()) {
@@ -440,7 +455,7 @@ final class JobGraph {
         }
     }
 
-    private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.PartialWindow pw, int producer, Inbox[] destinations) {
+    private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.Shuffle pw, int producer, Inbox[] destinations) {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
         }
@@ -502,6 +517,12 @@ final class JobGraph {
                 tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
                         state, cp));
             }
+            case HeadSpec.Exchange x -> {
+                Operator op = specializer.newInstance(classAt(v.id(), 0, ExchangeInOp.class), x.info(), next);
+                positions.add(0, "exchange-in", x.info(), op, next);
+                // an exchange carries records and low watermarks, whatever the job's progress mode
+                bindFinal(v, instance, x.info(), op, Progress.WATERMARK, 1, next, state, cp);
+            }
             case HeadSpec.FinalWindow fw -> {
                 WindowAggregation agg = fw.aggregation();
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), agg);
@@ -513,7 +534,7 @@ final class JobGraph {
                             globalParallelism(v), frames, frameCodec(agg, fw.info()), t, (Inlet) next);
                 };
                 positions.add(0, "window-final", fw.info(), op, next);
-                bindFinal(v, instance, fw.info(), op, agg, next, state, cp);
+                bindFinal(v, instance, fw.info(), op, agg.progress(), agg.window().slide(), next, state, cp);
             }
             case HeadSpec.WindowJoin j -> {
                 WindowAggregation left = j.left();
@@ -524,7 +545,7 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), j.join().type(), j.join().joinFn(),
                         (Inlet) next);
                 positions.add(0, "window-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left, next, state, cp);
+                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp);
             }
             case HeadSpec.IntervalJoin j -> {
                 WindowAggregation left = j.left();
@@ -533,7 +554,7 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), left.key() instanceof KeySpec.LongKey,
                         j.lowerMs(), j.upperMs(), j.joinFn(), next);
                 positions.add(0, "interval-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left, next, state, cp);
+                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp);
             }
             case HeadSpec.LookupJoin j -> {
                 WindowAggregation stream = j.stream();
@@ -542,21 +563,21 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.table()), frameCodec(j.table(), j.info()),
                         stream.key() instanceof KeySpec.LongKey, j.type(), j.valueFn(), j.joinFn(), next);
                 positions.add(0, "lookup-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, stream, next, state, cp);
+                bindFinal(v, instance, j.info(), op, stream.progress(), stream.window().slide(), next, state, cp);
             }
         }
     }
 
     /** Runs a window operator behind its inbound edge on its own tasklet, fed by its inbox. */
-    private void bindFinal(VertexPlan v, int instance, OperatorInfo info, Operator op, WindowAggregation agg, Inlet<?> next,
+    private void bindFinal(VertexPlan v, int instance, OperatorInfo info, Operator op, Progress progress, long epochLength, Inlet<?> next,
                            TaskletState state, Checkpointing cp) {
         Inbox inbox = inboxes.get(v.id())[instance];
         OperatorTasklet tasklet = new OperatorTasklet(context, "v" + v.id() + "#" + instance + " " + info.name(), inbox, state, cp);
         int[] inputs = producersPerInput(v);
         int producers = Arrays.stream(inputs).sum();
         tasklet.bind(new InboundEdge(info.name(), op, next, inputs,
-                Completion.of(agg.progress(), info.name(), agg.window().slide(), inputs),
-                alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, agg.window().slide()) : null,
+                Completion.of(progress, info.name(), epochLength, inputs),
+                alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, epochLength) : null,
                 tasklet::onAligned));
         FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), describeFinal(v, instance));
         finals.add(view);

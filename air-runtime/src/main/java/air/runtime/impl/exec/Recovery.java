@@ -80,7 +80,7 @@ final class Recovery {
      * completion strategy) before each operator's state; 3: window operators write their counters
      * before their frames ({@code WindowFrames}).
      */
-    static final int CHECKPOINT_FORMAT = 3;
+    static final int CHECKPOINT_FORMAT = 4;
 
     /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
     static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {

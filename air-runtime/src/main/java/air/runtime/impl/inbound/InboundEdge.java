@@ -3,6 +3,7 @@ package air.runtime.impl.inbound;
 import air.runtime.impl.ops.FramePartial;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.ProgressSnapshot;
+import air.runtime.impl.ops.RecordBatch;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.progress.Completion;
 import air.runtime.operator.Operator;
@@ -93,6 +94,10 @@ public final class InboundEdge implements Completion.Listener {
                 if (progress.oldestOpenEpoch() > f.frameStart()) {
                     publishProgress(); // it may open an epoch older than the one reported
                 }
+                return;
+            }
+            case RecordBatch r -> {
+                operator.onItem(input, r);
                 return;
             }
             case ShuffleItem.Barrier b -> {

@@ -1,6 +1,7 @@
 package air.runtime.impl.inbound;
 
 import air.runtime.impl.ops.FramePartial;
+import air.runtime.impl.ops.RecordBatch;
 import air.runtime.impl.ops.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -10,8 +11,9 @@ import java.util.Arrays;
  * Drops what an instance already has from a producer. Replication needs it: a producer replayed
  * from a snapshot, or one that sends its upstream-backup log again to a restored instance,
  * repeats items. Per producer, frames arrive in ascending frame order and credit in ascending
- * epoch order, so anything at or below what was already taken is a repeat (barriers are the
- * aligner's: it knows each producer's last one). The marks are part of the checkpoint.
+ * epoch order, and record batches in the order of their numbers, so anything at or below what was
+ * already taken is a repeat (barriers are the aligner's: it knows each producer's last one). The
+ * marks are part of the checkpoint.
  */
 public final class RepeatFilter {
 
@@ -19,12 +21,14 @@ public final class RepeatFilter {
     /** Per producer: the newest frame taken, and the epoch below which its credit is all in. */
     private final long[] lastFrame;
     private final long[] creditFrontier;
+    private final long[] lastBatch;
     private long repeats;
 
     public RepeatFilter(int producers, long epochLength) {
         this.epochLength = epochLength;
         this.lastFrame = new long[producers];
         this.creditFrontier = new long[producers];
+        this.lastBatch = new long[producers];
         Arrays.fill(lastFrame, Long.MIN_VALUE);
         Arrays.fill(creditFrontier, Long.MIN_VALUE);
     }
@@ -38,6 +42,12 @@ public final class RepeatFilter {
                     return repeat();
                 }
                 lastFrame[p] = f.frameStart();
+            }
+            case RecordBatch b -> {
+                if (b.seq() <= lastBatch[p]) {
+                    return repeat();
+                }
+                lastBatch[p] = b.seq();
             }
             case ShuffleItem.Credit c -> {
                 if (c.epoch() < creditFrontier[p]) {
@@ -71,18 +81,19 @@ public final class RepeatFilter {
     public void snapshotTo(WireOut out) {
         out.putInt(lastFrame.length);
         for (int p = 0; p < lastFrame.length; p++) {
-            out.putLong(lastFrame[p]).putLong(creditFrontier[p]);
+            out.putLong(lastFrame[p]).putLong(creditFrontier[p]).putLong(lastBatch[p]);
         }
     }
 
     public void restoreFrom(WireIn in) {
-        int producers = in.getCount(16);
+        int producers = in.getCount(24);
         if (producers != lastFrame.length) {
             throw in.malformed("checkpointed repeat marks for " + producers + " producers, this instance has " + lastFrame.length);
         }
         for (int p = 0; p < producers; p++) {
             lastFrame[p] = in.getLong();
             creditFrontier[p] = in.getLong();
+            lastBatch[p] = in.getLong();
         }
     }
 }

@@ -15,22 +15,38 @@ public final class ShuffleItemCodec {
     /** A decoded item and the global index of the final-aggregate instance it is for. */
     public record Addressed(int destination, ShuffleItem item) { }
 
-    private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5, BARRIER = 6;
+    private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5, BARRIER = 6, RECORDS = 7;
     private static final int LONG_KEYS = 0, OBJECT_KEYS = 1;
     private static final int STRING = 1, LONG = 2, INTEGER = 3;
 
     private final OperatorInfo info;
     private final Codec<Object> accumulators;
+    private final Codec<Object> records;
+
+    /** The codec of a window shuffle: partials' accumulators by {@code accumulatorCodec}. */
+    public ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec) {
+        this(info, accumulatorCodec, null);
+    }
 
     @SuppressWarnings("unchecked")
-    public ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec) {
+    private ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec, Codec<?> recordCodec) {
         this.info = info;
         this.accumulators = (Codec<Object>) accumulatorCodec;
+        this.records = (Codec<Object>) recordCodec;
+    }
+
+    /** The codec of an exchange edge: record batches, each record by {@code recordCodec}. */
+    public static ShuffleItemCodec forRecords(OperatorInfo info, Codec<?> recordCodec) {
+        return new ShuffleItemCodec(info, null, recordCodec);
     }
 
     /** A fair first size for an item's encoding, so that large partials do not grow their buffer step by step. */
     public static int sizeHint(ShuffleItem item) {
-        return item instanceof FramePartial p ? 32 + p.size * 24 : 32;
+        return switch (item) {
+            case FramePartial p -> 32 + p.size * 24;
+            case RecordBatch b -> 32 + b.size * 32;
+            default -> 32;
+        };
     }
 
     public void write(int destination, ShuffleItem item, WireOut out) {
@@ -45,6 +61,13 @@ public final class ShuffleItemCodec {
                         writeKey(p.objectKeys[i], out);
                     }
                     accumulators.write(p.accumulators[i], out);
+                }
+            }
+            case RecordBatch b -> {
+                out.putByte(RECORDS).putInt(destination).putInt(b.producer).putLong(b.seq).putInt(b.size);
+                for (int i = 0; i < b.size; i++) {
+                    out.putLong(b.timestamps[i]);
+                    records.write(b.records[i], out);
                 }
             }
             case ShuffleItem.Watermark w -> out.putByte(WATERMARK).putInt(destination).putInt(w.producer()).putLong(w.watermark());
@@ -113,6 +136,17 @@ public final class ShuffleItemCodec {
                 }
                 p.size = n;
                 yield p;
+            }
+            case RECORDS -> {
+                long seq = in.getLong();
+                int n = in.getCount(8); // the least a record takes: its time
+                long[] times = new long[n];
+                Object[] rs = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    times[i] = in.getLong();
+                    rs[i] = records.read(in);
+                }
+                yield new RecordBatch(producer, seq, times, rs, n);
             }
             case WATERMARK -> new ShuffleItem.Watermark(producer, in.getLong());
             case END -> new ShuffleItem.EndOfStream(producer);

@@ -23,6 +23,22 @@ class RepeatFilterTest {
     }
 
     @Test
+    void when_a_producer_repeats_record_batches_then_only_higher_numbers_pass() {
+        RepeatFilter filter = new RepeatFilter(2, 1);
+        assertThat(filter.fresh(TestFrames.batch(0, 1))).isNotNull();
+        assertThat(filter.fresh(TestFrames.batch(0, 2))).isNotNull();
+        assertThat(filter.fresh(TestFrames.batch(0, 2))).isNull();
+        assertThat(filter.fresh(TestFrames.batch(0, 1))).isNull();
+        assertThat(filter.fresh(TestFrames.batch(1, 1))).isNotNull(); // numbers are per producer
+        WireOut out = new WireOut(64);
+        filter.snapshotTo(out);
+        RepeatFilter restored = new RepeatFilter(2, 1);
+        restored.restoreFrom(new WireIn(out.buffer(), -1));
+        assertThat(restored.fresh(TestFrames.batch(0, 2))).isNull();
+        assertThat(restored.fresh(TestFrames.batch(0, 3))).isNotNull();
+    }
+
+    @Test
     void when_a_credit_range_overlaps_what_was_taken_then_it_is_trimmed_to_the_new_part() {
         RepeatFilter filter = new RepeatFilter(1, 10);
         filter.fresh(new ShuffleItem.CreditRange(0, 0, 30));

@@ -36,6 +36,11 @@ public final class TestFrames {
         return frame(keys).drainAll(producer, frameStart);
     }
 
+    /** Batch number {@code seq} of a producer on an exchange edge, holding one record. */
+    public static RecordBatch batch(int producer, long seq) {
+        return new RecordBatch(producer, seq, new long[] {seq}, new Object[] {"r" + seq}, 1);
+    }
+
     /** A destination of a shuffle that records what it is sent, as "d:item". */
     public static final class RecordingOutput implements ShuffleOutput {
         public final List<String> sent = new ArrayList<>();

@@ -1,0 +1,56 @@
+package air.runtime.impl.ops;
+
+import air.runtime.operator.Operator;
+import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
+
+/**
+ * The receiving end of an exchange edge, an {@link Operator} without state: pushes every record
+ * of every batch, with its event time, into the chain that follows. Progress and end of stream are
+ * the inbound edge's to forward.
+ */
+public final class ExchangeInOp implements Operator, Counted, WindowStats {
+
+    private final OperatorInfo info;
+    private final Inlet<Object> next;
+    private long received;
+
+    @SuppressWarnings("unchecked")
+    public ExchangeInOp(OperatorInfo info, Inlet<?> next) {
+        this.info = info;
+        this.next = (Inlet<Object>) next;
+    }
+
+    @Override
+    public void onItem(int input, Object item) {
+        RecordBatch b = (RecordBatch) item;
+        received += b.size;
+        for (int i = 0; i < b.size; i++) { // here, not in the batch: this class is copied per job, so the call site stays monomorphic
+            next.accept(b.timestamps[i], b.records[i]);
+        }
+    }
+
+    @Override
+    public void onProgress(long completeBelow) {
+    }
+
+    @Override
+    public void onEndOfInput() {
+    }
+
+    @Override
+    public void snapshotTo(WireOut out, long checkpointId) {
+        out.putLong(received);
+    }
+
+    @Override
+    public void restoreFrom(WireIn in) {
+        received = in.getLong();
+    }
+
+    @Override public long received() { return received; }
+    /** Not a window: it emits no window results (the meters of {@code air.window.results} leave it out). */
+    @Override public long results() { return 0; }
+    @Override public OperatorInfo info() { return info; }
+}

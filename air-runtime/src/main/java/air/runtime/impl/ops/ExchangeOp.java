@@ -1,0 +1,155 @@
+package air.runtime.impl.ops;
+
+import air.runtime.plan.OperatorInfo;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import java.util.Arrays;
+
+/**
+ * The sending end of an exchange edge, fused at the end of a chain: records go to the next
+ * vertex's instances round robin ({@code rebalance}) or to every instance ({@code broadcast}, the
+ * same record object to each), in batches per destination sent at the end of every source batch,
+ * with low watermarks behind them (an exchange carries watermarks under either progress mode:
+ * what follows it derives its own progress from them). Barriers and end of stream follow
+ * everything sent before them.
+ */
+public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
+
+    /** Records per batch and destination before it is sent without waiting for the end of the source batch. */
+    static final int BATCH = 512;
+
+    private final OperatorInfo info;
+    private final ShuffleOutput out;
+    private final boolean broadcast;
+    private final int destinations;
+    private final long[][] timestamps;
+    private final Object[][] records;
+    private final int[] sizes;
+    /** Per destination: the number of the last batch sent. */
+    private final long[] seq;
+    private int next;
+    private long received;
+    private long watermark = Long.MIN_VALUE;
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
+
+    public ExchangeOp(OperatorInfo info, boolean broadcast, ShuffleOutput out) {
+        this.info = info;
+        this.out = out;
+        this.broadcast = broadcast;
+        this.destinations = out.destinations();
+        this.timestamps = new long[destinations][BATCH];
+        this.records = new Object[destinations][BATCH];
+        this.sizes = new int[destinations];
+        this.seq = new long[destinations];
+    }
+
+    @Override
+    public void accept(long timestamp, T item) {
+        received++;
+        if (broadcast) {
+            for (int d = 0; d < destinations; d++) {
+                add(d, timestamp, item);
+            }
+        } else {
+            int d = next;
+            next = d + 1 == destinations ? 0 : d + 1;
+            add(d, timestamp, item);
+        }
+    }
+
+    private void add(int d, long timestamp, Object item) {
+        int n = sizes[d];
+        timestamps[d][n] = timestamp;
+        records[d][n] = item;
+        sizes[d] = n + 1;
+        if (n + 1 == BATCH) {
+            flush(d);
+        }
+    }
+
+    private void flush(int d) {
+        int n = sizes[d];
+        if (n == 0) {
+            return;
+        }
+        out.send(d, new RecordBatch(out.producer(), ++seq[d], Arrays.copyOf(timestamps[d], n), Arrays.copyOf(records[d], n), n));
+        Arrays.fill(records[d], 0, n, null);
+        sizes[d] = 0;
+    }
+
+    private void flushAll() {
+        for (int d = 0; d < destinations; d++) {
+            flush(d);
+        }
+    }
+
+    @Override
+    public void emit(T item) {
+        accept(NO_TIMESTAMP, item);
+    }
+
+    @Override
+    public void onWatermark(long wm) {
+        flushAll();
+        if (wm > watermark) {
+            watermark = wm;
+            out.broadcast(new ShuffleItem.Watermark(out.producer(), wm));
+        }
+    }
+
+    @Override
+    public void onEndOfBatch() {
+        flushAll();
+    }
+
+    @Override
+    public void onComplete() {
+        flushAll();
+        out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
+    }
+
+    @Override
+    public void emitBarrier(long id) {
+        flushAll();
+        out.broadcast(new ShuffleItem.Barrier(out.producer(), id));
+    }
+
+    @Override
+    public void endAgainAfterRestore() {
+        out.broadcast(new ShuffleItem.EndOfStream(out.producer()));
+    }
+
+    @Override
+    public void restoredAt(long id) {
+        out.restoredAt(id);
+    }
+
+    /** Between batches (when checkpoints capture) every buffer is empty: what is saved is where the numbering stands. */
+    @Override
+    public void snapshotTo(WireOut w, long checkpointId) {
+        w.putLong(received).putLong(watermark).putInt(next).putInt(destinations);
+        for (long s : seq) {
+            w.putLong(s);
+        }
+    }
+
+    @Override
+    public void restoreFrom(WireIn in) {
+        received = in.getLong();
+        watermark = in.getLong();
+        next = in.getInt();
+        int n = in.getCount(8);
+        if (n != destinations) {
+            throw in.malformed(info.name() + ": checkpointed for " + n + " destinations, the job has " + destinations);
+        }
+        for (int d = 0; d < n; d++) {
+            seq[d] = in.getLong();
+        }
+    }
+
+    @Override
+    public long received() {
+        return received;
+    }
+}
