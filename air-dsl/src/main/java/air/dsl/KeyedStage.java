@@ -59,6 +59,9 @@ public final class KeyedStage<K, T> {
         return Math.max(10, Math.min(10_000, lowerMs + upperMs));
     }
 
+    /** The widest interval join bound: times stay far from overflow when it is added or subtracted. */
+    static final long MAX_BOUND_MS = 100L * 366 * 24 * 3600 * 1000;
+
     /** A lookup join's panes: records wait for up to this much event time before they are looked up. */
     public static final long LOOKUP_PANE_MS = 100;
 
@@ -86,10 +89,14 @@ public final class KeyedStage<K, T> {
         String call = "intervalJoin(other, lowerMs=" + lowerMs + ", upperMs=" + upperMs + ", joinFn) at " + site;
         Objects.requireNonNull(other, call + ": other is null");
         Objects.requireNonNull(joinFn, call + ": joinFn is null");
-        if (lowerMs < 0 || upperMs < 0) {
-            throw new IllegalArgumentException(call + ": lowerMs and upperMs must be >= 0");
+        if (lowerMs < 0 || upperMs < 0 || lowerMs > MAX_BOUND_MS || upperMs > MAX_BOUND_MS) {
+            throw new IllegalArgumentException(call + ": lowerMs and upperMs must be in [0, " + MAX_BOUND_MS + "] (about a century)");
         }
         pipeline.requireOwn(other.pipeline, "intervalJoin", site);
+        if (other.node == node) {
+            throw new IllegalArgumentException(call + ": a keyed stream cannot be joined with itself; key it twice (the same stage may"
+                    + " feed both keyBy calls)");
+        }
         requireJoinable(call, other.node);
         StageNode j = new StageNode(StageNode.Kind.INTERVAL_JOIN, List.of(node, other.node), OperatorInfo.of("interval-join", site),
                 new Planner.PaneJoin(intervalPaneMs(lowerMs, upperMs), timestampedList(leftCodec), timestampedList(rightCodec),

@@ -102,14 +102,21 @@ public final class WindowedStage<K, T> {
                                                          AggregateOp<? super U, ?, ? extends RR> rightOp, JoinType type,
                                                          JoinFunction<? super K, ? super RL, ? super RR, ? extends O> joinFn) {
         String site = CallSite.ofCaller();
-        pipeline.checkOpen("join", site);
-        String call = "join(other, leftOp, rightOp, " + type + ", joinFn) at " + site;
+        return join("join", "join(other, leftOp, rightOp, " + type + ", joinFn) at " + site, site, other, leftOp, rightOp, type, joinFn);
+    }
+
+    /** A window join for the call {@code name} (described as {@code call} in refusals). */
+    private <U, RL, RR, O> Stage<WindowResult<K, O>> join(String name, String call, String site, WindowedStage<K, U> other,
+                                                          AggregateOp<? super T, ?, ? extends RL> leftOp,
+                                                          AggregateOp<? super U, ?, ? extends RR> rightOp, JoinType type,
+                                                          JoinFunction<? super K, ? super RL, ? super RR, ? extends O> joinFn) {
+        pipeline.checkOpen(name, site);
         Objects.requireNonNull(other, call + ": other is null");
         Objects.requireNonNull(leftOp, call + ": leftOp is null");
         Objects.requireNonNull(rightOp, call + ": rightOp is null");
-        Objects.requireNonNull(type, "join(other, leftOp, rightOp, type, joinFn) at " + site + ": type is null");
+        Objects.requireNonNull(type, name + "(...) at " + site + ": type is null");
         Objects.requireNonNull(joinFn, call + ": joinFn is null");
-        pipeline.requireOwn(other.pipeline, "join", site);
+        pipeline.requireOwn(other.pipeline, name, site);
         if (other.node == node) {
             throw new IllegalArgumentException(call + ": a windowed stream cannot be joined with itself; key or window a second"
                     + " copy of the stream (the same stage may feed both)");
@@ -149,8 +156,11 @@ public final class WindowedStage<K, T> {
      */
     public <U, O> Stage<WindowResult<K, O>> coGroup(WindowedStage<K, U> other, JoinType type,
                                                     JoinFunction<? super K, ? super List<T>, ? super List<U>, ? extends O> fn) {
-        Objects.requireNonNull(fn, "coGroup(other, type, fn) at " + CallSite.ofCaller() + ": fn is null");
-        return join(other, Aggregations.<T>toList(), Aggregations.<U>toList(), type,
+        String site = CallSite.ofCaller();
+        String call = "coGroup(other, " + type + ", fn) at " + site;
+        Objects.requireNonNull(other, call + ": other is null");
+        Objects.requireNonNull(fn, call + ": fn is null");
+        return join("coGroup", call, site, other, Aggregations.<T>toList(), Aggregations.<U>toList(), type,
                 (K key, List<T> l, List<U> r) -> fn.apply(key, l == null ? List.of() : l, r == null ? List.of() : r));
     }
 

@@ -9,6 +9,8 @@ import air.runtime.Cluster;
 import air.runtime.JobConfig;
 import air.runtime.api.Codec;
 import air.runtime.api.JoinType;
+import air.runtime.api.SinkFactory;
+import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowValue;
@@ -25,6 +27,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -339,6 +342,56 @@ class DataflowPropertyTest {
                         .isEqualTo(everywhere);
             }
         }
+    }
+
+    @Test
+    void timestamps_declared_after_a_rebalance_fire_windows_while_the_input_still_runs() {
+        // the source holds a third of the way in until a window has fired (or a bound passes, which fails the test)
+        AtomicBoolean fired = new AtomicBoolean();
+        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        Pipeline p = Pipeline.create();
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        p.readFrom(new TestPipelines.HeldSource(3_000, 1_000, () -> fired.get() || System.nanoTime() > bound))
+                .rebalance()
+                .withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 3)
+                .window(Windows.tumbling(100))
+                .aggregate(Aggregations.count())
+                .map(r -> {
+                    fired.set(true);
+                    return r;
+                })
+                .writeTo(sink);
+        p.execute(TestPipelines.config(2));
+        assertThat(System.nanoTime()).as("a window fired while the source held, not at its end").isLessThan(bound);
+        assertThat(sink.items()).hasSize(30 * 3);
+    }
+
+    @Test
+    void a_late_record_side_output_reached_by_two_paths_numbers_its_writers_apart() {
+        List<String> opened = new ArrayList<>();
+        SinkFactory<Event> late = new SinkFactory<>() {
+            @Override
+            public synchronized SinkWriter<Event> open(int instance, int parallelism) {
+                opened.add(instance + "/" + parallelism);
+                return new SinkWriter<>() {
+                    @Override public void write(Event item) { }
+                    @Override public void close() { }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return "recording-late";
+            }
+        };
+        Pipeline p = Pipeline.create();
+        Stage<Event> a = p.readFrom(Sources.of(new Event("a", 1, 1)));
+        Stage<Event> b = p.readFrom(Sources.of(new Event("b", 2, 1)));
+        a.merge(b).withTimestamps(Event::time, 0).keyBy(Event::key).window(Windows.tumbling(10)).sideOutputLateRecords(late)
+                .aggregate(Aggregations.count()).writeTo(Sinks.collect());
+        p.execute(TestPipelines.config(2));
+        assertThat(opened).containsExactlyInAnyOrder("0/4", "1/4", "2/4", "3/4");
     }
 
     // ---- merge, several sources, several sinks ----

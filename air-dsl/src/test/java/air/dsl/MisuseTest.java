@@ -109,7 +109,13 @@ class MisuseTest {
                 .hasMessageContaining("intervalJoin(other, lowerMs=1, upperMs=1, joinFn) at MisuseTest.java:")
                 .hasMessageContaining("keyBy@MisuseTest.java:").hasMessageContaining("has no event timestamps");
         assertThatThrownBy(() -> timed.keyBy(Event::key).intervalJoin(timed.keyBy(Event::key), -1, 1, (k, a, b) -> a))
-                .hasMessageContaining("lowerMs and upperMs must be >= 0");
+                .hasMessageContaining("lowerMs and upperMs must be in [0, ");
+        assertThatThrownBy(() -> timed.keyBy(Event::key).intervalJoin(timed.keyBy(Event::key), 0, Long.MAX_VALUE, (k, a, b) -> a))
+                .hasMessageContaining("about a century");
+        KeyedStage<String, Event> keyed = timed.keyBy(Event::key);
+        assertThatThrownBy(() -> keyed.intervalJoin(keyed, 1, 1, (k, a, b) -> a)).hasMessageContaining("cannot be joined with itself");
+        assertThatThrownBy(() -> tens.coGroup(tens, JoinType.FULL, (k, a, b) -> a))
+                .hasMessageContaining("coGroup(other, FULL, fn) at MisuseTest.java:");
         assertThatThrownBy(() -> untimed.toTable(Event::value)).hasMessageContaining("toTable at MisuseTest.java:")
                 .hasMessageContaining("the changelog has no event timestamps");
         Table<String, Long> table = timed.keyBy(Event::key).toTable(Event::value);

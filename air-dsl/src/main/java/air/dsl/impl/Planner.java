@@ -159,8 +159,14 @@ public final class Planner {
     private TailSpec.Branch walk(StageNode from) {
         List<StageNode> next = from.downstreams();
         if (next.isEmpty()) {
-            throw new IllegalStateException(from.info().name() + " feeds nothing: end it with writeTo(...) (every stage must"
-                    + " reach a sink or a window operator)");
+            String hint = switch (from.kind()) {
+                case KEY_BY -> "follow it with window(...), a join, or toTable(...)";
+                case WINDOW, LATE_OUTPUT -> "follow it with aggregate(...), reduce(...), topK(...) or a join";
+                case TABLE -> "look it up with lookupJoin(...)";
+                default -> "end it with writeTo(...)";
+            };
+            throw new IllegalStateException(from.info().name() + " feeds nothing: " + hint + " (every stage must reach a sink or a"
+                    + " window operator)");
         }
         if (next.size() == 1) {
             return enter(next.get(0), from);

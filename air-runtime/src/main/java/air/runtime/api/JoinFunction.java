@@ -1,9 +1,10 @@
 package air.runtime.api;
 
 /**
- * Combines one key's results of one window from the two sides of a window join. {@code left} or
- * {@code right} is null where that side has no record for the key (outer joins only); the result
- * must not be null.
+ * Combines what two joined sides have for one key: in a window join one window's results of each
+ * side ({@code left} or {@code right} null where that side has no record for the key, outer joins
+ * only); in an interval join a pair of records; in a lookup join a record and its key's table
+ * value (null under {@code LEFT} when there is none). The result must not be null.
  */
 @FunctionalInterface
 public interface JoinFunction<K, L, R, O> {

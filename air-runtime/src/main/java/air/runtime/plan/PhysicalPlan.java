@@ -81,20 +81,6 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
         return edgesInto(edges, vertex, -1);
     }
 
-    /** The edge's place among the edges into its vertex: its producers come after those of the edges before it. */
-    public int slotOf(ShuffleEdge edge) {
-        return edgesInto(edge.to()).indexOf(edge);
-    }
-
-    /** How many edges feed each input of {@code vertex}. */
-    public int[] edgesPerInput(int vertex) {
-        int[] n = new int[vertices.get(vertex).head().inputs()];
-        for (ShuffleEdge e : edgesInto(vertex)) {
-            n[e.input()]++;
-        }
-        return n;
-    }
-
     /** The physical plan as text: one vertex a block, its chain and branches indented, then the shuffles. */
     public String explain() {
         StringBuilder sb = new StringBuilder("physical plan: ").append(vertices.size()).append(" vertex(es), ")

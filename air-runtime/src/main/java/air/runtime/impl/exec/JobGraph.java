@@ -79,7 +79,6 @@ import java.util.function.Function;
  */
 final class JobGraph {
 
-    /** The operator instances at one position of one vertex, for meters. */
     /**
      * The operator instances at one position of one vertex, for meters; {@code downstream} is the
      * position of the operator it feeds in the vertex (a fork: its first branch), or -1 at a tail.
@@ -398,8 +397,7 @@ final class JobGraph {
                 ShuffleEdge edge = plan.edges().get(pw.edge());
                 Inbox[] destinations = inboxes.get(edge.to());
                 KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
-                GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null
-                        : new GuardedWriter<>(pw.aggregation().lateRecords().open(global(instance, v), globalParallelism(v)));
+                GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null : openLateRecords(pw, v, instance);
                 if (late != null) {
                     requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());
                     sinks.add(late);
@@ -443,6 +441,28 @@ final class JobGraph {
                 return new Built(head, new ForkTail(branches.stream().map(Built::tail).toList()));
             }
         }
+    }
+
+    /**
+     * The late-record writer of partial tail {@code pw}, instance {@code instance}: a side output
+     * reached by several partial tails (after a merge, or one windowing aggregated twice) numbers
+     * its writers per tail, as sinks after a merge do, so that none collide.
+     */
+    private GuardedWriter<?> openLateRecords(TailSpec.PartialWindow pw, VertexPlan v, int instance) {
+        List<TailSpec.PartialWindow> sharing = new ArrayList<>();
+        for (VertexPlan u : plan.vertices()) {
+            for (TailSpec.Shuffle t : u.shuffleTails()) {
+                if (t instanceof TailSpec.PartialWindow p && p.aggregation().lateRecords() == pw.aggregation().lateRecords()) {
+                    sharing.add(p);
+                }
+            }
+        }
+        int copy = 0;
+        while (sharing.get(copy) != pw) {
+            copy++;
+        }
+        int g = globalParallelism(v);
+        return new GuardedWriter<>(pw.aggregation().lateRecords().open(copy * g + global(instance, v), sharing.size() * g));
     }
 
     /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
@@ -521,7 +541,7 @@ final class JobGraph {
                 Operator op = specializer.newInstance(classAt(v.id(), 0, ExchangeInOp.class), x.info(), next);
                 positions.add(0, "exchange-in", x.info(), op, next);
                 // an exchange carries records and low watermarks, whatever the job's progress mode
-                bindFinal(v, instance, x.info(), op, Progress.WATERMARK, 1, next, state, cp);
+                bindFinal(v, instance, x.info(), op, Progress.WATERMARK, 1, next, state, cp, false);
             }
             case HeadSpec.FinalWindow fw -> {
                 WindowAggregation agg = fw.aggregation();
@@ -534,7 +554,7 @@ final class JobGraph {
                             globalParallelism(v), frames, frameCodec(agg, fw.info()), t, (Inlet) next);
                 };
                 positions.add(0, "window-final", fw.info(), op, next);
-                bindFinal(v, instance, fw.info(), op, agg.progress(), agg.window().slide(), next, state, cp);
+                bindFinal(v, instance, fw.info(), op, agg.progress(), agg.window().slide(), next, state, cp, true);
             }
             case HeadSpec.WindowJoin j -> {
                 WindowAggregation left = j.left();
@@ -545,7 +565,7 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), j.join().type(), j.join().joinFn(),
                         (Inlet) next);
                 positions.add(0, "window-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp);
+                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp, true);
             }
             case HeadSpec.IntervalJoin j -> {
                 WindowAggregation left = j.left();
@@ -554,7 +574,7 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), left.key() instanceof KeySpec.LongKey,
                         j.lowerMs(), j.upperMs(), j.joinFn(), next);
                 positions.add(0, "interval-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp);
+                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp, true);
             }
             case HeadSpec.LookupJoin j -> {
                 WindowAggregation stream = j.stream();
@@ -563,14 +583,15 @@ final class JobGraph {
                         frameFactory(v.id(), -1, j.info(), j.table()), frameCodec(j.table(), j.info()),
                         stream.key() instanceof KeySpec.LongKey, j.type(), j.valueFn(), j.joinFn(), next);
                 positions.add(0, "lookup-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, stream.progress(), stream.window().slide(), next, state, cp);
+                bindFinal(v, instance, j.info(), op, stream.progress(), stream.window().slide(), next, state, cp, true);
             }
         }
     }
 
     /** Runs a window operator behind its inbound edge on its own tasklet, fed by its inbox. */
+    /** Runs {@code op} behind its inbound edge on its own tasklet; a window operator ({@code window}) also counts in meters and reports. */
     private void bindFinal(VertexPlan v, int instance, OperatorInfo info, Operator op, Progress progress, long epochLength, Inlet<?> next,
-                           TaskletState state, Checkpointing cp) {
+                           TaskletState state, Checkpointing cp, boolean window) {
         Inbox inbox = inboxes.get(v.id())[instance];
         OperatorTasklet tasklet = new OperatorTasklet(context, "v" + v.id() + "#" + instance + " " + info.name(), inbox, state, cp);
         int[] inputs = producersPerInput(v);
@@ -579,9 +600,11 @@ final class JobGraph {
                 Completion.of(progress, info.name(), epochLength, inputs),
                 alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, epochLength) : null,
                 tasklet::onAligned));
-        FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), describeFinal(v, instance));
-        finals.add(view);
-        meteredFinals.add(view);
+        if (window) {
+            FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), instance, describeFinal(v, instance));
+            finals.add(view);
+            meteredFinals.add(view);
+        }
         consumerInboxes.put(tasklet, inbox);
         tasklets.add(tasklet);
     }
@@ -595,7 +618,7 @@ final class JobGraph {
     }
 
     /** A final window instance as meters and the progress report read it. */
-    private record FinalView(WindowStats op, OperatorTasklet tasklet, int vertex, String where) implements WindowFinal {
+    private record FinalView(WindowStats op, OperatorTasklet tasklet, int vertex, int instance, String where) implements WindowFinal {
         @Override
         public long results() {
             return op.results();

@@ -63,7 +63,8 @@ public final class JobMetrics {
         for (int i = 0; i < graph.finals().size(); i++) {
             WindowFinal op = graph.finals().get(i);
             Gauge.builder("air.progress.holders", op, f -> f.snapshot().holders().length).strongReference(true)
-                    .tags(jobTag.and("operator", op.info().name(), "instance", Integer.toString(i)))
+                    .tags(jobTag.and("operator", op.info().name(), "vertex", Integer.toString(op.vertex()), "instance",
+                            Integer.toString(op.instance())))
                     .description("upstream instances holding back the oldest open window").register(registry);
         }
         graph.inboxes().forEach((vertex, inboxes) -> {

@@ -60,7 +60,7 @@ final class Recovery {
 
     static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
-        CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed");
+        CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed", false);
         String key = keyOf(plan, config, peers);
         CheckpointStore store = config.checkpointStore();
         Optional<CheckpointStore.Restored> restored;

@@ -149,6 +149,9 @@ public final class InboundEdge implements Completion.Listener {
     public void onProgress(long completeBelow) {
         operator.onProgress(completeBelow);
         long out = completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : operator.outputProgress(completeBelow);
+        if (out == Long.MIN_VALUE) {
+            return; // nothing complete downstream yet (and MIN - 1 would wrap to the end of time)
+        }
         long wm = out == Long.MAX_VALUE ? Long.MAX_VALUE : out - 1;
         if (wm > forwardedWatermark) {
             forwardedWatermark = wm;

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * Drops what an instance already has from a producer. Replication needs it: a producer replayed
  * from a snapshot, or one that sends its upstream-backup log again to a restored instance,
  * repeats items. Per producer, frames arrive in ascending frame order and credit in ascending
- * epoch order, and record batches in the order of their numbers, so anything at or below what was
- * already taken is a repeat (barriers are the aligner's: it knows each producer's last one). The
+ * epoch order, and records of an exchange by their numbers, so anything at or below what was
+ * already taken is a repeat (a record batch loses the prefix already taken) (barriers are the aligner's: it knows each producer's last one). The
  * marks are part of the checkpoint.
  */
 public final class RepeatFilter {
@@ -21,14 +21,15 @@ public final class RepeatFilter {
     /** Per producer: the newest frame taken, and the epoch below which its credit is all in. */
     private final long[] lastFrame;
     private final long[] creditFrontier;
-    private final long[] lastBatch;
+    /** Per producer: the number of the next record of an exchange not yet taken. */
+    private final long[] nextRecord;
     private long repeats;
 
     public RepeatFilter(int producers, long epochLength) {
         this.epochLength = epochLength;
         this.lastFrame = new long[producers];
         this.creditFrontier = new long[producers];
-        this.lastBatch = new long[producers];
+        this.nextRecord = new long[producers];
         Arrays.fill(lastFrame, Long.MIN_VALUE);
         Arrays.fill(creditFrontier, Long.MIN_VALUE);
     }
@@ -44,10 +45,13 @@ public final class RepeatFilter {
                 lastFrame[p] = f.frameStart();
             }
             case RecordBatch b -> {
-                if (b.seq() <= lastBatch[p]) {
+                long end = b.firstIndex() + b.size();
+                if (end <= nextRecord[p]) {
                     return repeat();
                 }
-                lastBatch[p] = b.seq();
+                ShuffleItem trimmed = b.firstIndex() < nextRecord[p] ? b.withoutFirst((int) (nextRecord[p] - b.firstIndex())) : b;
+                nextRecord[p] = end;
+                return trimmed;
             }
             case ShuffleItem.Credit c -> {
                 if (c.epoch() < creditFrontier[p]) {
@@ -81,7 +85,7 @@ public final class RepeatFilter {
     public void snapshotTo(WireOut out) {
         out.putInt(lastFrame.length);
         for (int p = 0; p < lastFrame.length; p++) {
-            out.putLong(lastFrame[p]).putLong(creditFrontier[p]).putLong(lastBatch[p]);
+            out.putLong(lastFrame[p]).putLong(creditFrontier[p]).putLong(nextRecord[p]);
         }
     }
 
@@ -93,7 +97,7 @@ public final class RepeatFilter {
         for (int p = 0; p < producers; p++) {
             lastFrame[p] = in.getLong();
             creditFrontier[p] = in.getLong();
-            lastBatch[p] = in.getLong();
+            nextRecord[p] = in.getLong();
         }
     }
 }

@@ -10,7 +10,7 @@ import air.wire.WireOut;
  * of every batch, with its event time, into the chain that follows. Progress and end of stream are
  * the inbound edge's to forward.
  */
-public final class ExchangeInOp implements Operator, Counted, WindowStats {
+public final class ExchangeInOp implements Operator, Counted {
 
     private final OperatorInfo info;
     private final Inlet<Object> next;
@@ -29,6 +29,7 @@ public final class ExchangeInOp implements Operator, Counted, WindowStats {
         for (int i = 0; i < b.size; i++) { // here, not in the batch: this class is copied per job, so the call site stays monomorphic
             next.accept(b.timestamps[i], b.records[i]);
         }
+        next.onEndOfBatch(); // a batch of the exchange is a batch downstream: where a chain publishes progress
     }
 
     @Override
@@ -50,7 +51,8 @@ public final class ExchangeInOp implements Operator, Counted, WindowStats {
     }
 
     @Override public long received() { return received; }
-    /** Not a window: it emits no window results (the meters of {@code air.window.results} leave it out). */
-    @Override public long results() { return 0; }
-    @Override public OperatorInfo info() { return info; }
+
+    public OperatorInfo info() {
+        return info;
+    }
 }

@@ -8,10 +8,10 @@ import java.util.Arrays;
 /**
  * The sending end of an exchange edge, fused at the end of a chain: records go to the next
  * vertex's instances round robin ({@code rebalance}) or to every instance ({@code broadcast}, the
- * same record object to each), in batches per destination sent at the end of every source batch,
+ * same record object to each), in batches per destination sent at the end of every batch of its vertex,
  * with low watermarks behind them (an exchange carries watermarks under either progress mode:
  * what follows it derives its own progress from them). Barriers and end of stream follow
- * everything sent before them.
+ * everything sent before them. Records are numbered per destination ({@link RecordBatch}).
  */
 public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
 
@@ -25,8 +25,8 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
     private final long[][] timestamps;
     private final Object[][] records;
     private final int[] sizes;
-    /** Per destination: the number of the last batch sent. */
-    private final long[] seq;
+    /** Per destination: the records sent so far (the index of the next one). */
+    private final long[] sent;
     private int next;
     private long received;
     private long watermark = Long.MIN_VALUE;
@@ -41,7 +41,7 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
         this.timestamps = new long[destinations][BATCH];
         this.records = new Object[destinations][BATCH];
         this.sizes = new int[destinations];
-        this.seq = new long[destinations];
+        this.sent = new long[destinations];
     }
 
     @Override
@@ -73,7 +73,8 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
         if (n == 0) {
             return;
         }
-        out.send(d, new RecordBatch(out.producer(), ++seq[d], Arrays.copyOf(timestamps[d], n), Arrays.copyOf(records[d], n), n));
+        out.send(d, new RecordBatch(out.producer(), sent[d], Arrays.copyOf(timestamps[d], n), Arrays.copyOf(records[d], n), n));
+        sent[d] += n;
         Arrays.fill(records[d], 0, n, null);
         sizes[d] = 0;
     }
@@ -125,12 +126,15 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
         out.restoredAt(id);
     }
 
-    /** Between batches (when checkpoints capture) every buffer is empty: what is saved is where the numbering stands. */
+    /**
+     * Where the numbering stands. Records still buffered are part of this snapshot's past: the
+     * barrier that follows the capture sends them first, so a restored producer numbers on after them.
+     */
     @Override
     public void snapshotTo(WireOut w, long checkpointId) {
         w.putLong(received).putLong(watermark).putInt(next).putInt(destinations);
-        for (long s : seq) {
-            w.putLong(s);
+        for (int d = 0; d < destinations; d++) {
+            w.putLong(sent[d] + sizes[d]);
         }
     }
 
@@ -144,7 +148,7 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
             throw in.malformed(info.name() + ": checkpointed for " + n + " destinations, the job has " + destinations);
         }
         for (int d = 0; d < n; d++) {
-            seq[d] = in.getLong();
+            sent[d] = in.getLong();
         }
     }
 

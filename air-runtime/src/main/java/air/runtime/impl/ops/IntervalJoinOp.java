@@ -125,7 +125,10 @@ public final class IntervalJoinOp implements Operator, Counted, WindowStats, Pan
     @Override
     public long outputProgress(long completeBelow) {
         long fired = panes.paneFloor(completeBelow);
-        return fired == Long.MAX_VALUE || fired < Long.MIN_VALUE + upper ? fired : fired - upper;
+        if (fired == Long.MAX_VALUE) {
+            return fired;
+        }
+        return fired < Long.MIN_VALUE + upper ? Long.MIN_VALUE : fired - upper;
     }
 
     @Override

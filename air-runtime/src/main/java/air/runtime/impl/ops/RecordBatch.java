@@ -1,21 +1,24 @@
 package air.runtime.impl.ops;
 
+import java.util.Arrays;
+
 /**
  * Records with their event times, as an exchange edge (rebalance, broadcast) carries them from
- * one producer to one destination. {@code seq} numbers a producer's batches to that destination
- * from 1, so a destination can tell a repeat (a replayed producer) from a new batch.
+ * one producer to one destination. {@code firstIndex} is the number of the batch's first record
+ * among everything the producer sent that destination (from 0), so a destination can drop what a
+ * replayed producer repeats record by record, however the replay cuts its batches.
  */
 public final class RecordBatch implements ShuffleItem {
 
     final int producer;
-    final long seq;
+    final long firstIndex;
     final long[] timestamps;
     final Object[] records;
     final int size;
 
-    RecordBatch(int producer, long seq, long[] timestamps, Object[] records, int size) {
+    RecordBatch(int producer, long firstIndex, long[] timestamps, Object[] records, int size) {
         this.producer = producer;
-        this.seq = seq;
+        this.firstIndex = firstIndex;
         this.timestamps = timestamps;
         this.records = records;
         this.size = size;
@@ -26,8 +29,14 @@ public final class RecordBatch implements ShuffleItem {
         return producer;
     }
 
-    public long seq() {
-        return seq;
+    public long firstIndex() {
+        return firstIndex;
+    }
+
+    /** This batch without its first {@code n} records (which the destination already has). */
+    public RecordBatch withoutFirst(int n) {
+        return new RecordBatch(producer, firstIndex + n, Arrays.copyOfRange(timestamps, n, size), Arrays.copyOfRange(records, n, size),
+                size - n);
     }
 
     public int size() {

@@ -64,7 +64,7 @@ public final class ShuffleItemCodec {
                 }
             }
             case RecordBatch b -> {
-                out.putByte(RECORDS).putInt(destination).putInt(b.producer).putLong(b.seq).putInt(b.size);
+                out.putByte(RECORDS).putInt(destination).putInt(b.producer).putLong(b.firstIndex).putInt(b.size);
                 for (int i = 0; i < b.size; i++) {
                     out.putLong(b.timestamps[i]);
                     records.write(b.records[i], out);
@@ -138,7 +138,7 @@ public final class ShuffleItemCodec {
                 yield p;
             }
             case RECORDS -> {
-                long seq = in.getLong();
+                long first = in.getLong();
                 int n = in.getCount(8); // the least a record takes: its time
                 long[] times = new long[n];
                 Object[] rs = new Object[n];
@@ -146,7 +146,7 @@ public final class ShuffleItemCodec {
                     times[i] = in.getLong();
                     rs[i] = records.read(in);
                 }
-                yield new RecordBatch(producer, seq, times, rs, n);
+                yield new RecordBatch(producer, first, times, rs, n);
             }
             case WATERMARK -> new ShuffleItem.Watermark(producer, in.getLong());
             case END -> new ShuffleItem.EndOfStream(producer);

@@ -14,4 +14,10 @@ public interface WindowFinal {
 
     /** Which instance this is, for reports: "instance 1 (global 3 on peer 1)". */
     String describe();
+
+    /** The vertex of the plan it belongs to. */
+    int vertex();
+
+    /** Its index among the vertex's instances on this peer. */
+    int instance();
 }

@@ -77,8 +77,9 @@ public final class WindowJoinOp implements Operator, Counted, WindowStats {
         while (!fired.isEmpty()) {
             Fired w = fired.pollFirstEntry().getValue();
             for (Map.Entry<Object, Object> e : w.left.entrySet()) {
+                boolean both = w.right.containsKey(e.getKey()); // a side's result may itself be null
                 Object r = w.right.remove(e.getKey());
-                if (r != null || type.keepsLeftOnly()) {
+                if (both || type.keepsLeftOnly()) {
                     emit(w, e.getKey(), e.getValue(), r);
                 }
             }

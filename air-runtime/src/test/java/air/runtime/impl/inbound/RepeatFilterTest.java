@@ -2,6 +2,7 @@ package air.runtime.impl.inbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import air.runtime.impl.ops.RecordBatch;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.TestFrames;
 import air.wire.WireIn;
@@ -36,6 +37,16 @@ class RepeatFilterTest {
         restored.restoreFrom(new WireIn(out.buffer(), -1));
         assertThat(restored.fresh(TestFrames.batch(0, 2))).isNull();
         assertThat(restored.fresh(TestFrames.batch(0, 3))).isNotNull();
+    }
+
+    @Test
+    void when_a_replay_cuts_its_batches_differently_then_only_the_records_not_yet_taken_pass() {
+        RepeatFilter filter = new RepeatFilter(1, 1);
+        filter.fresh(TestFrames.batch(0, 0, 3)); // records 0, 1, 2
+        ShuffleItem rest = filter.fresh(TestFrames.batch(0, 1, 4)); // a replay from record 1: 1, 2 again, then 3, 4
+        assertThat(rest).isInstanceOf(RecordBatch.class);
+        assertThat(((RecordBatch) rest).firstIndex()).isEqualTo(3);
+        assertThat(((RecordBatch) rest).size()).isEqualTo(2);
     }
 
     @Test

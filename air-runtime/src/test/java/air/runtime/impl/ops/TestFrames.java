@@ -36,9 +36,20 @@ public final class TestFrames {
         return frame(keys).drainAll(producer, frameStart);
     }
 
-    /** Batch number {@code seq} of a producer on an exchange edge, holding one record. */
-    public static RecordBatch batch(int producer, long seq) {
-        return new RecordBatch(producer, seq, new long[] {seq}, new Object[] {"r" + seq}, 1);
+    /** A producer's record number {@code index} on an exchange edge, alone in a batch. */
+    public static RecordBatch batch(int producer, long index) {
+        return batch(producer, index, 1);
+    }
+
+    /** A producer's records {@code first .. first + n - 1} on an exchange edge, in one batch. */
+    public static RecordBatch batch(int producer, long first, int n) {
+        long[] times = new long[n];
+        Object[] records = new Object[n];
+        for (int i = 0; i < n; i++) {
+            times[i] = first + i;
+            records[i] = "r" + (first + i);
+        }
+        return new RecordBatch(producer, first, times, records, n);
     }
 
     /** A destination of a shuffle that records what it is sent, as "d:item". */
