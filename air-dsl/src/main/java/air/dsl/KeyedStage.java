@@ -34,6 +34,14 @@ public final class KeyedStage<K, T> {
     /** Groups each key's records into event-time windows; needs {@code withTimestamps} upstream. */
     public WindowedStage<K, T> window(WindowDefinition window) {
         String site = CallSite.ofCaller();
+        requireWindowable(pipeline, node, window, site);
+        StageNode n = new StageNode(StageNode.Kind.WINDOW, node, OperatorInfo.of("window", site), window, 0, true);
+        node.attach(n);
+        return new WindowedStage<>(pipeline, n);
+    }
+
+    /** A {@code window(...)} call at {@code site} after {@code node}: the pipeline open, a definition, timestamps upstream. */
+    static void requireWindowable(Pipeline pipeline, StageNode node, WindowDefinition window, String site) {
         pipeline.checkOpen("window", site);
         Objects.requireNonNull(window, "window(definition) at " + site + ": definition is null");
         if (!node.timestamped()) {
@@ -41,9 +49,6 @@ public final class KeyedStage<K, T> {
                     + ": the stream has no event timestamps; call withTimestamps(timestampFn, allowedDisorderMs) before "
                     + node.info().name());
         }
-        StageNode n = new StageNode(StageNode.Kind.WINDOW, node, OperatorInfo.of("window", site), window, 0, true);
-        node.attach(n);
-        return new WindowedStage<>(pipeline, n);
     }
 
     Pipeline pipeline() {

@@ -125,13 +125,7 @@ public final class Stage<T> {
      */
     public AllWindowedStage<T> window(WindowDefinition window) {
         String site = CallSite.ofCaller();
-        pipeline.checkOpen("window", site);
-        Objects.requireNonNull(window, "window(definition) at " + site + ": definition is null");
-        if (!node.timestamped()) {
-            throw new IllegalStateException("window(" + window + ") at " + site
-                    + ": the stream has no event timestamps; call withTimestamps(timestampFn, allowedDisorderMs) before "
-                    + node.info().name());
-        }
+        KeyedStage.requireWindowable(pipeline, node, window, site);
         OperatorInfo keyInfo = OperatorInfo.of("unkeyed", site);
         StageNode key = attach(StageNode.Kind.KEY_BY, keyInfo, new KeySpec.NoKey(keyInfo), 0);
         StageNode n = new StageNode(StageNode.Kind.WINDOW, key, OperatorInfo.of("window", site), window, 0, true);

@@ -4,7 +4,6 @@ import air.runtime.api.JoinFunction;
 import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -14,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An interval join, an {@link Operator} with two inputs: every pair of a left record {@code a}
+ * An interval join, an {@link air.runtime.operator.Operator} with two inputs: every pair of a left record {@code a}
  * and a right record {@code b} of one key with {@code a.ts} in {@code [b.ts - lower, b.ts + upper]},
  * given to the user's function, emitted once with event time {@code max(a.ts, b.ts)}.
  *
@@ -25,10 +24,8 @@ import java.util.Map;
  * trimmed as progress passes. The output's progress is held back by {@code upper}, since a pair
  * emitted later can be that much older than what has fired.
  */
-public final class IntervalJoinOp implements Operator, Counted, WindowStats, PaneJoin.Panes {
+public final class IntervalJoinOp extends PaneJoinOperator {
 
-    private final OperatorInfo info;
-    private final PaneJoin panes;
     private final long lower;
     private final long upper;
     private final JoinFunction<Object, Object, Object, Object> joinFn;
@@ -37,16 +34,13 @@ public final class IntervalJoinOp implements Operator, Counted, WindowStats, Pan
     private final ShuffleItemCodec rightCodec;
     private final BufferedRecords lefts;
     private final BufferedRecords rights;
-    private long received;
-    private long results;
 
     @SuppressWarnings("unchecked")
     public IntervalJoinOp(OperatorInfo info, WindowDefinition paneWindow, WindowRouter router, int instance, int instances,
                           KeyedFrameFactory<?> leftFrames, ShuffleItemCodec leftCodec, KeyedFrameFactory<?> rightFrames,
                           ShuffleItemCodec rightCodec, boolean longKeys, long lower, long upper, JoinFunction<?, ?, ?, ?> joinFn,
                           Inlet<?> next) {
-        this.info = info;
-        this.panes = new PaneJoin(info, paneWindow, router, instance, instances, leftFrames, leftCodec, rightFrames, rightCodec);
+        super(info, new PaneJoin(info, paneWindow, router, instance, instances, leftFrames, leftCodec, rightFrames, rightCodec));
         this.lower = lower;
         this.upper = upper;
         this.joinFn = (JoinFunction<Object, Object, Object, Object>) joinFn;
@@ -55,12 +49,6 @@ public final class IntervalJoinOp implements Operator, Counted, WindowStats, Pan
         this.rightCodec = rightCodec;
         this.lefts = new BufferedRecords(longKeys);
         this.rights = new BufferedRecords(longKeys);
-    }
-
-    @Override
-    public void onItem(int input, Object item) {
-        received++;
-        panes.merge(input, (FramePartial) item);
     }
 
     @Override
@@ -132,33 +120,14 @@ public final class IntervalJoinOp implements Operator, Counted, WindowStats, Pan
     }
 
     @Override
-    public void onEndOfInput() {
-        panes.requireEmpty();
-    }
-
-    @Override
-    public long oldestPending(long completeBelow) {
-        return panes.oldestPending(completeBelow);
-    }
-
-    @Override
-    public void snapshotTo(WireOut out, long checkpointId) {
-        out.putLong(received).putLong(results);
-        panes.snapshotTo(out);
+    void snapshotBuffers(WireOut out) {
         lefts.snapshotTo(out, leftCodec);
         rights.snapshotTo(out, rightCodec);
     }
 
     @Override
-    public void restoreFrom(WireIn in) {
-        received = in.getLong();
-        results = in.getLong();
-        panes.restoreFrom(in);
+    void restoreBuffers(WireIn in) {
         lefts.restoreFrom(in, leftCodec);
         rights.restoreFrom(in, rightCodec);
     }
-
-    @Override public long received() { return received; }
-    @Override public long results() { return results; }
-    @Override public OperatorInfo info() { return info; }
 }

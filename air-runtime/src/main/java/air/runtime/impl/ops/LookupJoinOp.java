@@ -5,7 +5,6 @@ import air.runtime.api.JoinType;
 import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -15,7 +14,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A lookup join against a table kept by a changelog, an {@link Operator} with two inputs: input 0
+ * A lookup join against a table kept by a changelog, an {@link air.runtime.operator.Operator} with two inputs: input 0
  * the stream, input 1 the changes. The semantics are those of event time: a record sees, per key,
  * the latest change at or before its own event time, a change before a record of the same time,
  * whatever order they arrived in. Records and changes come per pane once progress completes it
@@ -25,10 +24,8 @@ import java.util.function.Function;
  *
  * <p>The table holds each key's latest change (only), checkpointed with the changes' list codec.
  */
-public final class LookupJoinOp implements Operator, Counted, WindowStats, PaneJoin.Panes {
+public final class LookupJoinOp extends PaneJoinOperator {
 
-    private final OperatorInfo info;
-    private final PaneJoin panes;
     private final JoinType type;
     private final Function<Object, Object> valueFn;
     private final JoinFunction<Object, Object, Object, Object> joinFn;
@@ -36,28 +33,19 @@ public final class LookupJoinOp implements Operator, Counted, WindowStats, PaneJ
     private final ShuffleItemCodec tableCodec;
     /** Per key its latest change, as a list of one (the form the changes' codec writes). */
     private final BufferedRecords table;
-    private long received;
-    private long results;
 
     @SuppressWarnings("unchecked")
     public LookupJoinOp(OperatorInfo info, WindowDefinition paneWindow, WindowRouter router, int instance, int instances,
                         KeyedFrameFactory<?> streamFrames, ShuffleItemCodec streamCodec, KeyedFrameFactory<?> tableFrames,
                         ShuffleItemCodec tableCodec, boolean longKeys, JoinType type, Function<?, ?> valueFn,
                         JoinFunction<?, ?, ?, ?> joinFn, Inlet<?> next) {
-        this.info = info;
-        this.panes = new PaneJoin(info, paneWindow, router, instance, instances, streamFrames, streamCodec, tableFrames, tableCodec);
+        super(info, new PaneJoin(info, paneWindow, router, instance, instances, streamFrames, streamCodec, tableFrames, tableCodec));
         this.type = type;
         this.valueFn = (Function<Object, Object>) valueFn;
         this.joinFn = (JoinFunction<Object, Object, Object, Object>) joinFn;
         this.next = (Inlet<Object>) next;
         this.tableCodec = tableCodec;
         this.table = new BufferedRecords(longKeys);
-    }
-
-    @Override
-    public void onItem(int input, Object item) {
-        received++;
-        panes.merge(input, (FramePartial) item);
     }
 
     @Override
@@ -142,31 +130,12 @@ public final class LookupJoinOp implements Operator, Counted, WindowStats, PaneJ
     }
 
     @Override
-    public void onEndOfInput() {
-        panes.requireEmpty();
-    }
-
-    @Override
-    public long oldestPending(long completeBelow) {
-        return panes.oldestPending(completeBelow);
-    }
-
-    @Override
-    public void snapshotTo(WireOut out, long checkpointId) {
-        out.putLong(received).putLong(results);
-        panes.snapshotTo(out);
+    void snapshotBuffers(WireOut out) {
         table.snapshotTo(out, tableCodec);
     }
 
     @Override
-    public void restoreFrom(WireIn in) {
-        received = in.getLong();
-        results = in.getLong();
-        panes.restoreFrom(in);
+    void restoreBuffers(WireIn in) {
         table.restoreFrom(in, tableCodec);
     }
-
-    @Override public long received() { return received; }
-    @Override public long results() { return results; }
-    @Override public OperatorInfo info() { return info; }
 }
