@@ -2,7 +2,7 @@
 # Throughput of a query over the YSB events (YSB-mem by default; AIR_QUERY=ysbm or wa, which
 # benchmarks/ysbm-throughput.sh and wa-throughput.sh set): a plain single-threaded loop over the same
 # generator (for YSBM one pass counting both types, for WA one counter), the engine at 1 worker and
-# at 2 workers.
+# at 2 workers. AIR_BENCH_ARGS adds engine options (routing, progress) to the engine runs.
 # Each run in a fresh JVM (YSB-SPEC 7.1), runs interleaved, medians compared. Every run's output is
 # checked (ysb-check.sh): against the reference checksum where YSB-SPEC 6.3 has one for N, else byte
 # for byte against the loop's output at N; a run that differs says so (DIFFERS) and no median or
@@ -15,6 +15,7 @@ JAR="$ROOT/benchmarks/target/air-benchmarks.jar"
 N="${1:-1G}"
 RUNS="${2:-3}"
 QUERY="${AIR_QUERY:-ysb}"
+set -f; ENGINE_ARGS=(${AIR_BENCH_ARGS:-}); set +f   # e.g. AIR_BENCH_ARGS="--routing AIR --progress hewmeld"
 case "$QUERY" in
   ysb) TARGETS=">= 0.6 and >= 1.6" ;;
   ysbm|wa) TARGETS="P1/loop >= 0.8, P2/P1 >= 1.7" ;;
@@ -43,11 +44,11 @@ run() { # label, round, output file, main class, args...
   fi
 }
 
-echo "# $QUERY throughput, n=$N, $RUNS run(s) each, $(nproc) cores, $("$JAVA" -version 2>&1 | head -n1), opts='${OPTS[*]:-}'"
+echo "# $QUERY throughput ${ENGINE_ARGS[*]:-}, n=$N, $RUNS run(s) each, $(nproc) cores, $("$JAVA" -version 2>&1 | head -n1), opts='${OPTS[*]:-}'"
 for r in $(seq 1 "$RUNS"); do
   run loop "$r" "$TMP/loop.csv" air.benchmarks.YsbLoop "$N" --query "$QUERY"
-  run engine1 "$r" "$TMP/out1.csv" air.samples.ysb.YsbMain "$N" 1 --quiet --query "$QUERY"
-  run engine2 "$r" "$TMP/out2.csv" air.samples.ysb.YsbMain "$N" 2 --quiet --query "$QUERY"
+  run engine1 "$r" "$TMP/out1.csv" air.samples.ysb.YsbMain "$N" 1 --quiet --query "$QUERY" "${ENGINE_ARGS[@]}"
+  run engine2 "$r" "$TMP/out2.csv" air.samples.ysb.YsbMain "$N" 2 --quiet --query "$QUERY" "${ENGINE_ARGS[@]}"
 done
 
 # the median of a configuration none of whose runs differed, else n/a
