@@ -11,7 +11,6 @@ import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
 import air.runtime.impl.inbound.RepeatFilter;
 import air.runtime.impl.ops.ChainTail;
-import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.EventClock;
 import air.runtime.impl.ops.ExchangeInOp;
 import air.runtime.impl.ops.ExchangeOp;
@@ -67,7 +66,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -79,13 +77,8 @@ import java.util.function.Function;
  */
 final class JobGraph {
 
-    /**
-     * The operator instances at one position of one vertex, for meters; {@code downstream} is the
-     * position of the operator it feeds in the vertex (a fork: its first branch), or -1 at a tail.
-     */
-    record OperatorSlot(int vertex, int position, String kind, OperatorInfo info, List<Counted> instances, int downstream) { }
-
     private final PhysicalPlan plan;
+    private final ProducerNumbering numbering;
     private final List<Tasklet> tasklets = new ArrayList<>();
     private final Map<Tasklet, Inbox> consumerInboxes = new IdentityHashMap<>();
     private final List<OperatorSlot> slots = new ArrayList<>();
@@ -128,39 +121,14 @@ final class JobGraph {
         this.self = transport == null ? 0 : transport.self();
         this.peers = transport == null ? 1 : transport.peers();
         this.block = block < 0 ? self : block;
+        this.numbering = new ProducerNumbering(plan, peers);
         this.wiring = wiring;
         this.specializer = new ClassSpecializer(config.specializeOperators());
     }
 
-    /**
-     * Upstream producers of vertex {@code vertex} by their number there, each named by its global
-     * instance, the peer it lives on in cluster mode and, when several edges feed the vertex, the
-     * input and vertex it comes from: "[2 (peer 1)]", "[input 1: 3 of vertex 0]".
-     */
+    /** Upstream producers of vertex {@code vertex} by their number there, as {@link ProducerNumbering#describe} names them. */
     String describeUpstream(int vertex, int[] producers) {
-        List<ShuffleEdge> in = plan.edgesInto(vertex);
-        StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < producers.length; i++) {
-            int p = producers[i];
-            ShuffleEdge edge = in.get(in.size() - 1);
-            for (ShuffleEdge e : in) {
-                if (p < producerBase(e) + globalParallelism(plan.vertices().get(e.from()))) {
-                    edge = e;
-                    break;
-                }
-            }
-            int g = p - producerBase(edge);
-            sb.append(i == 0 ? "" : ", ");
-            if (in.size() > 1) {
-                sb.append("input ").append(edge.input()).append(": ").append(g).append(" of vertex ").append(edge.from());
-            } else {
-                sb.append(g);
-            }
-            if (peers > 1) {
-                sb.append(" (peer ").append(wiring.hostOf(g / plan.vertices().get(edge.from()).parallelism())).append(')');
-            }
-        }
-        return sb.append(']').toString();
+        return numbering.describe(vertex, producers, wiring::hostOf);
     }
 
     /**
@@ -203,7 +171,7 @@ final class JobGraph {
                 VertexPlan from = plan.vertices().get(e.from());
                 VertexPlan to = plan.vertices().get(e.to());
                 RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in " + e.id() + " v" + e.to(), transport,
-                        Channels.data(e.id()), codecFor(plan.tailOf(e)), from.parallelism(), graph.producerBase(e),
+                        Channels.data(e.id()), codecFor(plan.tailOf(e)), from.parallelism(), graph.numbering.base(e),
                         wiring.hostedInboxes(e.to(), graph.globalParallelism(to)), !wiring.receiversOutliveTasklets());
                 if (wiring.receiversOutliveTasklets()) {
                     graph.receivers.add(r); // runs until the job has ended on every live peer
@@ -213,37 +181,6 @@ final class JobGraph {
             }
         }
         return graph;
-    }
-
-    /** The number of edge {@code e}'s first producer among all producers of its vertex. */
-    private int producerBase(ShuffleEdge e) {
-        int base = 0;
-        for (ShuffleEdge before : plan.edgesInto(e.to())) {
-            if (before.id() == e.id()) {
-                return base;
-            }
-            base += globalParallelism(plan.vertices().get(before.from()));
-        }
-        throw new IllegalStateException("shuffle " + e.id() + " is not an edge into vertex " + e.to());
-    }
-
-    /** How many producers feed each input of vertex {@code v}. */
-    private int[] producersPerInput(VertexPlan v) {
-        int[] n = new int[v.head().inputs()];
-        for (ShuffleEdge e : plan.edgesInto(v.id())) {
-            n[e.input()] += globalParallelism(plan.vertices().get(e.from()));
-        }
-        return n;
-    }
-
-    /** The number of input {@code input}'s first producer among all producers of {@code vertex}. */
-    private int inputBase(int vertex, int input) {
-        int[] n = producersPerInput(plan.vertices().get(vertex));
-        int base = 0;
-        for (int i = 0; i < input; i++) {
-            base += n[i];
-        }
-        return base;
     }
 
     /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
@@ -263,77 +200,14 @@ final class JobGraph {
     }
 
     private int globalParallelism(VertexPlan v) {
-        return peers * v.parallelism();
+        return numbering.globalParallelism(v);
     }
 
     /** A chain or branch as built for one instance: where records enter it, and its tail as checkpointing sees it. */
     private record Built(Inlet<?> head, ChainTail tail) { }
 
-    /**
-     * The operators at each position of one vertex, for meters: the head is position 0, then the
-     * chain and the tail's operators in the order they are built (a fork's branches one after the
-     * other), the same on every instance and every peer.
-     */
-    private final class Positions {
-        private final int vertex;
-        private final TreeMap<Integer, OperatorSlot> byPosition = new TreeMap<>();
-        /** The first instance's operators by position, to find what each one feeds. */
-        private final Map<Object, Integer> positionOf = new IdentityHashMap<>();
-        /** What the first instance's operator at each position feeds. */
-        private final Map<Integer, Object> feedsOf = new HashMap<>();
-        private int next = 1;
-
-        Positions(int vertex) {
-            this.vertex = vertex;
-        }
-
-        /** Restarts the numbering for the next instance. */
-        void nextInstance() {
-            next = 1;
-        }
-
-        int take() {
-            return next++;
-        }
-
-        /** Takes {@code n} consecutive positions; returns the first. */
-        int reserve(int n) {
-            int first = next;
-            next += n;
-            return first;
-        }
-
-        /**
-         * Adds {@code op} to the meters of {@code position}, feeding {@code feeds} (null at a tail);
-         * {@code op} null: a slot without counted operators (a source).
-         */
-        void add(int position, String kind, OperatorInfo info, Object op, Object feeds) {
-            OperatorSlot slot = byPosition.computeIfAbsent(position, p -> new OperatorSlot(vertex, p, kind, info,
-                    new CopyOnWriteArrayList<>(), -1));
-            if (op != null) {
-                slot.instances().add((Counted) op);
-                positionOf.putIfAbsent(op, position);
-            }
-            if (feeds != null) {
-                feedsOf.putIfAbsent(position, feeds);
-            }
-        }
-
-        /** The slots in position order, each with the position of the operator it feeds. */
-        List<OperatorSlot> slots() {
-            List<OperatorSlot> out = new ArrayList<>();
-            for (OperatorSlot slot : byPosition.values()) {
-                Object feeds = feedsOf.get(slot.position());
-                Integer to = feeds == null ? null : positionOf.get(feeds);
-                out.add(new OperatorSlot(slot.vertex(), slot.position(), slot.kind(), slot.info(), slot.instances(),
-                        to == null ? -1 : to));
-            }
-            return out;
-        }
-    }
-
     private void buildVertex(VertexPlan v) {
-        Positions positions = new Positions(v.id());
+        OperatorPositions positions = new OperatorPositions(v.id());
         for (int i = 0; i < v.parallelism(); i++) {
             positions.nextInstance();
             List<Snapshotting> stateful = new ArrayList<>();
@@ -344,7 +218,7 @@ final class JobGraph {
     }
 
     /** Builds a chain and its tail for instance {@code instance}, adding its stateful operators to {@code stateful} in chain order. */
-    private Built buildBranch(VertexPlan v, int instance, List<OpSpec> chain, TailSpec tailSpec, Positions positions,
+    private Built buildBranch(VertexPlan v, int instance, List<OpSpec> chain, TailSpec tailSpec, OperatorPositions positions,
                               List<Snapshotting> stateful) {
         int first = positions.reserve(chain.size());
         List<Snapshotting> tailState = new ArrayList<>();
@@ -379,7 +253,7 @@ final class JobGraph {
         return classes.computeIfAbsent(vertex + "/" + position + "/" + type.getName(), k -> specializer.specialize(type));
     }
 
-    private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, Positions positions, List<Snapshotting> stateful) {
+    private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, OperatorPositions positions, List<Snapshotting> stateful) {
         switch (tailSpec) {
             case TailSpec.Sink s -> {
                 int position = positions.take();
@@ -403,9 +277,9 @@ final class JobGraph {
                     sinks.add(late);
                 }
                 WindowAggregation agg = pw.aggregation();
-                int producer = producerBase(edge) + global(instance, v);
-                int inputBase = inputBase(edge.to(), edge.input());
-                int inputProducers = producersPerInput(plan.vertices().get(edge.to()))[edge.input()];
+                int producer = numbering.base(edge) + global(instance, v);
+                int inputBase = numbering.inputBase(edge.to(), edge.input());
+                int inputProducers = numbering.perInput(plan.vertices().get(edge.to()))[edge.input()];
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
                 ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, producer - inputBase, inputProducers);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
@@ -419,7 +293,7 @@ final class JobGraph {
             case TailSpec.Exchange x -> {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(x.edge());
-                int producer = producerBase(edge) + global(instance, v);
+                int producer = numbering.base(edge) + global(instance, v);
                 Inlet<?> op = specializer.newInstance(classAt(v.id(), position, ExchangeOp.class), x.info(),
                         x.spread() == TailSpec.Spread.BROADCAST, shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
                 positions.add(position, "exchange", x.info(), op, null);
@@ -521,7 +395,7 @@ final class JobGraph {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void buildHead(VertexPlan v, int instance, Inlet<?> next, Positions positions, List<Snapshotting> stateful,
+    private void buildHead(VertexPlan v, int instance, Inlet<?> next, OperatorPositions positions, List<Snapshotting> stateful,
                            ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
@@ -594,7 +468,7 @@ final class JobGraph {
                            TaskletState state, Checkpointing cp, boolean window) {
         Inbox inbox = inboxes.get(v.id())[instance];
         OperatorTasklet tasklet = new OperatorTasklet(context, "v" + v.id() + "#" + instance + " " + info.name(), inbox, state, cp);
-        int[] inputs = producersPerInput(v);
+        int[] inputs = numbering.perInput(v);
         int producers = Arrays.stream(inputs).sum();
         tasklet.bind(new InboundEdge(info.name(), op, next, inputs,
                 Completion.of(progress, info.name(), epochLength, inputs),

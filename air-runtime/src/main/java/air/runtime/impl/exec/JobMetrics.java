@@ -39,15 +39,15 @@ public final class JobMetrics {
     }
 
     private void register() {
-        List<JobGraph.OperatorSlot> slots = graph.slots();
+        List<OperatorSlot> slots = graph.slots();
         for (int s = 0; s < slots.size(); s++) {
-            JobGraph.OperatorSlot slot = slots.get(s);
+            OperatorSlot slot = slots.get(s);
             Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()), "position", Integer.toString(slot.position()),
                     "operator", slot.info().name(), "kind", slot.kind());
             if (!slot.kind().equals("source")) {
                 counter("air.records.in", tags, slot.instances(), JobMetrics::sumReceived);
             }
-            JobGraph.OperatorSlot feeds = feeds(slots, slot);
+            OperatorSlot feeds = feeds(slots, slot);
             if (feeds != null) {
                 counter("air.records.out", tags, feeds.instances(), JobMetrics::sumReceived);
             } else if (slot.kind().equals("window-partial")) {
@@ -78,8 +78,8 @@ public final class JobMetrics {
     }
 
     /** The slot {@code slot} feeds in its vertex (what it emits is what that one receives), or null at a tail. */
-    private static JobGraph.OperatorSlot feeds(List<JobGraph.OperatorSlot> slots, JobGraph.OperatorSlot slot) {
-        for (JobGraph.OperatorSlot other : slots) {
+    private static OperatorSlot feeds(List<OperatorSlot> slots, OperatorSlot slot) {
+        for (OperatorSlot other : slots) {
             if (other.vertex() == slot.vertex() && other.position() == slot.downstream()) {
                 return other;
             }
