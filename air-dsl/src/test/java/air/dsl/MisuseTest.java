@@ -129,4 +129,16 @@ class MisuseTest {
         assertThatThrownBy(() -> timed.merge(events(other).withTimestamps(Event::time, 0)))
                 .hasMessageContaining("merge at MisuseTest.java:").hasMessageContaining("belongs to another pipeline");
     }
+
+    @Test
+    void merges_of_merges_that_multiply_paths_past_the_limit_are_refused_when_planned() {
+        Pipeline p = Pipeline.create();
+        Stage<Event> s = events(p);
+        for (int i = 0; i < 7; i++) {
+            s = s.merge(s); // 2^7 paths to what follows
+        }
+        s.writeTo(Sinks.collect());
+        assertThatThrownBy(p::explain).isInstanceOf(IllegalStateException.class).hasMessageContaining("is reached along 128 paths")
+                .hasMessageContaining("at most 64");
+    }
 }

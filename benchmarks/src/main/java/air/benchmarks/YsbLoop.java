@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Locale;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
@@ -230,13 +229,7 @@ public final class YsbLoop {
         try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), sha)) {
             for (long window : counts.keySet().toSortedArray()) {
                 LongLongHashMap perKey = counts.get(window);
-                long[] keys = perKey.keySet().toArray();
-                for (int i = 0; i < keys.length; i++) {
-                    keys[i] ^= Long.MIN_VALUE; // signed order of the flipped keys is the unsigned order
-                }
-                Arrays.sort(keys);
-                for (long flipped : keys) {
-                    long key = flipped ^ Long.MIN_VALUE;
+                for (long key : YsbRowsOut.unsignedOrder(perKey)) {
                     out.write((window + "," + YsbEvent.hex(key) + "," + perKey.get(key) + "\n").getBytes(StandardCharsets.US_ASCII));
                 }
             }

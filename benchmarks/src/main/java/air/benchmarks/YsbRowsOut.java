@@ -16,13 +16,7 @@ final class YsbRowsOut {
         for (long window : clicks.keySet().toSortedArray()) {
             LongLongHashMap c = clicks.get(window);
             LongLongHashMap v = views.get(window);
-            long[] keys = c.keySet().toArray();
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] ^= Long.MIN_VALUE; // signed order of the flipped keys is the unsigned order
-            }
-            Arrays.sort(keys);
-            for (long flipped : keys) {
-                long key = flipped ^ Long.MIN_VALUE;
+            for (long key : unsignedOrder(c)) {
                 if (v == null || !v.containsKey(key)) {
                     continue;
                 }
@@ -33,6 +27,19 @@ final class YsbRowsOut {
             }
         }
         return out.toString();
+    }
+
+    /** The keys of {@code map} in unsigned order (YSB-SPEC 6.1). */
+    static long[] unsignedOrder(LongLongHashMap map) {
+        long[] keys = map.keySet().toArray();
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] ^= Long.MIN_VALUE; // signed order of the flipped keys is the unsigned order
+        }
+        Arrays.sort(keys);
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] ^= Long.MIN_VALUE;
+        }
+        return keys;
     }
 
     /** Rows and events (clicks + views) of the pairs with both. */

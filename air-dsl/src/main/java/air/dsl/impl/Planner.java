@@ -65,6 +65,9 @@ public final class Planner {
     /** A lookup join's type, the table's value function and the join function. */
     public record Lookup(JoinType type, Function<?, ?> valueFn, JoinFunction<?, ?, ?, ?> joinFn) { }
 
+    /** The most paths through merges to one stage: each path is a fused copy of what follows. */
+    static final int MAX_PATHS = 64;
+
     private final int parallelism;
     private final Routing routing;
     private final Progress progress;
@@ -93,7 +96,13 @@ public final class Planner {
                 heads.add(n);
                 reach.put(n, 1);
             } else {
-                reach.put(n, n.upstreams().stream().mapToInt(reach::get).sum());
+                int paths = n.upstreams().stream().mapToInt(reach::get).sum();
+                if (paths > MAX_PATHS) {
+                    // every merge fuses what follows it into each merged path: merges of merges multiply the copies
+                    throw new IllegalStateException(n.info().name() + " is reached along " + paths + " paths through merges (at most "
+                            + MAX_PATHS + "): merge fewer times, or put a window or an exchange (rebalance) between the merges");
+                }
+                reach.put(n, paths);
             }
         }
         List<VertexPlan> vertices = new ArrayList<>();
