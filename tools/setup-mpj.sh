@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs MPJ Express 0.44 (not on Maven Central) into the project-local Maven repository
 # .local-repo, from $MPJ_HOME or from Debian's libmpj-java (/usr/share/mpj), with log4j 1.2
-# beside it. Idempotent; prints where the jars came from. Exit 3 with advice when none is found.
+# beside it. When neither is there and it runs as root with apt-get (a fresh machine or a CI box),
+# it installs libmpj-java itself, saying so, as .ci/run does; AIR_NO_INSTALL=1 turns that off.
+# Idempotent; prints where the jars came from. Exit 4 (environment missing) with the one command
+# to run when none is found and it cannot install it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPO="$ROOT/.local-repo"
@@ -12,20 +15,27 @@ find_first() { local f; for f in "$@"; do [ -f "$f" ] && { echo "$f"; return 0; 
 homes=()
 [ -n "${MPJ_HOME:-}" ] && homes+=("$MPJ_HOME")
 homes+=(/usr/share/mpj)
-home=""
-for h in "${homes[@]}"; do
-  if [ -f "$h/lib/mpj.jar" ]; then home="$h"; break; fi
-done
+find_home() { local h; for h in "${homes[@]}"; do if [ -f "$h/lib/mpj.jar" ]; then echo "$h"; return 0; fi; done; return 1; }
+home=$(find_home || true)
+if [ -z "$home" ] && [ "${AIR_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "air: MPJ Express $VERSION not found; installing Debian's libmpj-java:" >&2
+  echo "  apt-get update -qq && apt-get install -y -qq libmpj-java   (AIR_NO_INSTALL=1 to skip)" >&2
+  if apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libmpj-java >&2; then
+    home=$(find_home || true)
+  else
+    echo "air: apt-get could not install libmpj-java (see above)" >&2
+  fi
+fi
 if [ -z "$home" ]; then
   echo "air: MPJ Express $VERSION not found (looked for lib/mpj.jar in ${homes[*]})." >&2
   echo "  Install it with 'sudo apt-get install libmpj-java' (Debian/Ubuntu), or unpack MPJ Express $VERSION" >&2
   echo "  and set MPJ_HOME to its directory." >&2
-  exit 3
+  exit 4
 fi
 log4j=$(find_first "$home"/lib/log4j-1.2*.jar /usr/share/java/log4j-1.2.jar) || {
   echo "air: log4j 1.2 (needed by MPJ Express) not found in $home/lib or /usr/share/java;" >&2
   echo "  'sudo apt-get install liblog4j1.2-java' or copy log4j-1.2.17.jar into $home/lib." >&2
-  exit 3
+  exit 4
 }
 niodev=$(find_first "$home/lib/niodev.jar" || true)
 
