@@ -37,7 +37,7 @@ class LauncherTest {
     @Test
     void says_what_to_install_when_no_jdk_21_exists(@TempDir Path empty) throws Exception {
         Result r = run(Map.of("JAVA_HOME", empty.resolve("nope").toString(), "AIR_JDK_DIRS", empty.toString()), "help");
-        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.exit()).as("4: the environment lacks something").isEqualTo(4);
         assertThat(r.output()).contains("no JDK 21 or newer found").contains("apt-get install openjdk-21-jdk");
     }
 
@@ -51,7 +51,7 @@ class LauncherTest {
             exe.toFile().setExecutable(true);
         }
         Result r = run(Map.of("JAVA_HOME", old.toString(), "AIR_JDK_DIRS", dirs.toString()), "help");
-        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.exit()).isEqualTo(4);
         assertThat(r.output()).contains("no JDK 21 or newer found");
     }
 
