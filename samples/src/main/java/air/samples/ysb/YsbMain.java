@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * {@code ysb N [P] [options]}: runs YSB-mem embedded on this JVM, writes the canonical output,
  * prints the RESULT line (and LATENCY in latency mode) and checks the reference checksum.
- * Exit codes: 0 ok, 1 checksum or total mismatch, 2 bad arguments, 3 the job failed.
+ * Exit codes: 0 ok (and {@code --help}), 1 checksum or total mismatch, 2 bad arguments, 3 the job failed.
  */
 public final class YsbMain {
 
@@ -18,6 +18,11 @@ public final class YsbMain {
     public static void main(String[] argv) {
         if (Cluster.startedAsPeer(argv)) {
             System.exit(runAsPeer(argv));
+            return;
+        }
+        if (wantsHelp(argv)) {
+            System.out.println(YsbArgs.USAGE);
+            System.exit(0);
             return;
         }
         YsbArgs args;
@@ -30,6 +35,16 @@ public final class YsbMain {
             return;
         }
         System.exit(args.peers() > 1 ? YsbPeers.launch(args, argv) : run(args));
+    }
+
+    /** {@code --help} or {@code -h} anywhere: the usage, exit 0. */
+    static boolean wantsHelp(String... argv) {
+        for (String a : argv) {
+            if (a.equals("--help") || a.equals("-h")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Started by the local launcher, srun or mpjrun: joins the cluster and runs this peer's part. */

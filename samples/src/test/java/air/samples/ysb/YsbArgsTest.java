@@ -42,4 +42,11 @@ class YsbArgsTest {
         assertThatThrownBy(() -> YsbArgs.parse("5M", "--routing", "hash")).hasMessage("--routing must be AIR or KEY, got 'hash'");
         assertThat(YsbArgs.parse("5M", "--routing", "air").routing()).isEqualTo(Routing.AIR);
     }
+
+    @Test
+    void help_is_asked_for_anywhere_on_the_line() {
+        assertThat(YsbMain.wantsHelp("5M", "--help")).isTrue();
+        assertThat(YsbMain.wantsHelp("-h")).isTrue();
+        assertThat(YsbMain.wantsHelp("5M", "2", "--query", "ysbm")).isFalse();
+    }
 }
