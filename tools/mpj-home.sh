@@ -7,14 +7,14 @@
 set -euo pipefail
 dir="${1:?usage: tools/mpj-home.sh DIR [PORT]}"; port="${2:-40055}"
 src="${MPJ_SOURCE:-${MPJ_HOME_SRC:-/usr/share/mpj}}"
-[ -f "$src/lib/starter.jar" ] || { echo "air: no MPJ Express in $src (apt-get install libmpj-java, or set MPJ_SOURCE)" >&2; exit 3; }
+[ -f "$src/lib/starter.jar" ] || { echo "air: no MPJ Express in $src (apt-get install libmpj-java, or set MPJ_SOURCE)" >&2; exit 4; }
 mkdir -p "$dir/lib" "$dir/conf" "$dir/logs"
 cp -L "$src"/lib/*.jar "$dir/lib/"
 for j in log4j-1.2 commons-codec commons-io; do
   f=$(ls /usr/share/java/$j.jar "$src"/lib/$j*.jar 2>/dev/null | head -n1 || true)
   [ -n "$f" ] && cp -L "$f" "$dir/lib/$j.jar"
 done
-[ -f "$dir/lib/log4j-1.2.jar" ] || { echo "air: log4j 1.2 not found (apt-get install liblog4j1.2-java)" >&2; exit 3; }
+[ -f "$dir/lib/log4j-1.2.jar" ] || { echo "air: log4j 1.2 not found (apt-get install liblog4j1.2-java)" >&2; exit 4; }
 sed -e "s/^mpjexpress.mpjdaemon.port.1=.*/mpjexpress.mpjdaemon.port.1=$port/" \
     -e "s/^mpjexpress.mpjdaemon.port.2=.*/mpjexpress.mpjdaemon.port.2=$((port + 1))/" \
     -e "s/^mpjexpress.mpjrun.port.1=.*/mpjexpress.mpjrun.port.1=$((port + 2))/" \

@@ -2,7 +2,8 @@
 # Installs MPJ Express 0.44 (not on Maven Central) into the project-local Maven repository
 # .local-repo, from $MPJ_HOME or from Debian's libmpj-java (/usr/share/mpj), with log4j 1.2
 # beside it. When neither is there and it runs as root with apt-get (a fresh machine or a CI box),
-# it installs libmpj-java itself, saying so, as .ci/run does; AIR_NO_INSTALL=1 turns that off.
+# it installs libmpj-java itself, saying so, as .ci/run does (not when MPJ_HOME is set; AIR_NO_INSTALL=1
+# turns it off).
 # Idempotent; prints where the jars came from. Exit 4 (environment missing) with the one command
 # to run when none is found and it cannot install it.
 set -euo pipefail
@@ -17,7 +18,9 @@ homes=()
 homes+=(/usr/share/mpj)
 find_home() { local h; for h in "${homes[@]}"; do if [ -f "$h/lib/mpj.jar" ]; then echo "$h"; return 0; fi; done; return 1; }
 home=$(find_home || true)
-if [ -z "$home" ] && [ "${AIR_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+# an MPJ_HOME that was set but is wrong is the user's to fix, not a reason to install another
+if [ -z "$home" ] && [ -z "${MPJ_HOME:-}" ] && { [ -z "${AIR_NO_INSTALL:-}" ] || [ "${AIR_NO_INSTALL}" = 0 ]; } \
+    && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "air: MPJ Express $VERSION not found; installing Debian's libmpj-java:" >&2
   echo "  apt-get update -qq && apt-get install -y -qq libmpj-java   (AIR_NO_INSTALL=1 to skip)" >&2
   if apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libmpj-java >&2; then

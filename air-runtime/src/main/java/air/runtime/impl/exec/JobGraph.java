@@ -331,12 +331,24 @@ final class JobGraph {
                 }
             }
         }
-        int copy = 0;
-        while (sharing.get(copy) != pw) {
-            copy++;
+        int first = 0; // writers of the tails before this one, each counted with its own vertex's instances
+        int all = 0;
+        boolean before = true;
+        for (TailSpec.PartialWindow p : sharing) {
+            int instances = globalParallelism(plan.vertices().get(vertexOf(p)));
+            if (p == pw) {
+                before = false;
+            } else if (before) {
+                first += instances;
+            }
+            all += instances;
         }
-        int g = globalParallelism(v);
-        return new GuardedWriter<>(pw.aggregation().lateRecords().open(copy * g + global(instance, v), sharing.size() * g));
+        return new GuardedWriter<>(pw.aggregation().lateRecords().open(first + global(instance, v), all));
+    }
+
+    /** The vertex whose tails include {@code tail}. */
+    private int vertexOf(TailSpec.Shuffle tail) {
+        return plan.edges().get(tail.edge()).from();
     }
 
     /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
@@ -462,8 +474,10 @@ final class JobGraph {
         }
     }
 
-    /** Runs a window operator behind its inbound edge on its own tasklet, fed by its inbox. */
-    /** Runs {@code op} behind its inbound edge on its own tasklet; a window operator ({@code window}) also counts in meters and reports. */
+    /**
+     * Runs {@code op} behind its inbound edge on its own tasklet; progress reports cover it, and a
+     * window operator ({@code window}) also counts in the window meters.
+     */
     private void bindFinal(VertexPlan v, int instance, OperatorInfo info, Operator op, Progress progress, long epochLength, Inlet<?> next,
                            TaskletState state, Checkpointing cp, boolean window) {
         Inbox inbox = inboxes.get(v.id())[instance];
@@ -474,9 +488,9 @@ final class JobGraph {
                 Completion.of(progress, info.name(), epochLength, inputs),
                 alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, epochLength) : null,
                 tasklet::onAligned));
+        FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), instance, describeFinal(v, instance));
+        finals.add(view); // the progress report and the stall watch cover exchanges too
         if (window) {
-            FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), instance, describeFinal(v, instance));
-            finals.add(view);
             meteredFinals.add(view);
         }
         consumerInboxes.put(tasklet, inbox);

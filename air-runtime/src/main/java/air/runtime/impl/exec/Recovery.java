@@ -78,7 +78,8 @@ final class Recovery {
      * writes changes: it is part of the checkpoint key, so a checkpoint of another format is never
      * read (and the run says so, see {@link #logStart}). 2: inbound edges (ends, repeat marks,
      * completion strategy) before each operator's state; 3: window operators write their counters
-     * before their frames ({@code WindowFrames}).
+     * before their frames ({@code WindowFrames}); 4: repeat marks of exchange records, and the
+     * dataflow's operators (joins, exchanges).
      */
     static final int CHECKPOINT_FORMAT = 4;
 

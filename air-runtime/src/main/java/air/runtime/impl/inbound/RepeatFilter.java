@@ -12,7 +12,7 @@ import java.util.Arrays;
  * from a snapshot, or one that sends its upstream-backup log again to a restored instance,
  * repeats items. Per producer, frames arrive in ascending frame order and credit in ascending
  * epoch order, and records of an exchange by their numbers, so anything at or below what was
- * already taken is a repeat (a record batch loses the prefix already taken) (barriers are the aligner's: it knows each producer's last one). The
+ * already taken is a repeat (a record batch loses the prefix already taken; barriers are the aligner's: it knows each producer's last one). The
  * marks are part of the checkpoint.
  */
 public final class RepeatFilter {
@@ -48,6 +48,11 @@ public final class RepeatFilter {
                 long end = b.firstIndex() + b.size();
                 if (end <= nextRecord[p]) {
                     return repeat();
+                }
+                if (b.firstIndex() > nextRecord[p]) {
+                    // only a replay from older state than this instance holds leaves a hole: records would be lost
+                    throw new IllegalStateException("records " + nextRecord[p] + " .. " + (b.firstIndex() - 1) + " of producer " + p
+                            + " never arrived (its replay starts at " + b.firstIndex() + "): two peers lost within one replication interval?");
                 }
                 ShuffleItem trimmed = b.firstIndex() < nextRecord[p] ? b.withoutFirst((int) (nextRecord[p] - b.firstIndex())) : b;
                 nextRecord[p] = end;

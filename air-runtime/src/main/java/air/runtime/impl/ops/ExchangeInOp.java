@@ -10,7 +10,7 @@ import air.wire.WireOut;
  * of every batch, with its event time, into the chain that follows. Progress and end of stream are
  * the inbound edge's to forward.
  */
-public final class ExchangeInOp implements Operator, Counted {
+public final class ExchangeInOp implements Operator, Counted, WindowStats {
 
     private final OperatorInfo info;
     private final Inlet<Object> next;
@@ -52,6 +52,13 @@ public final class ExchangeInOp implements Operator, Counted {
 
     @Override public long received() { return received; }
 
+    /** Not a window: no window results (it is left out of {@code air.window.results}). */
+    @Override
+    public long results() {
+        return 0;
+    }
+
+    @Override
     public OperatorInfo info() {
         return info;
     }

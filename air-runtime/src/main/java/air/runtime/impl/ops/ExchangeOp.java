@@ -15,7 +15,7 @@ import java.util.Arrays;
  */
 public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
 
-    /** Records per batch and destination before it is sent without waiting for the end of the source batch. */
+    /** Records per batch and destination before it is sent without waiting for the end of the vertex's batch. */
     static final int BATCH = 512;
 
     private final OperatorInfo info;

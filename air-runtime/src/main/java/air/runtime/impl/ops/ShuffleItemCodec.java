@@ -140,6 +140,9 @@ public final class ShuffleItemCodec {
             case RECORDS -> {
                 long first = in.getLong();
                 int n = in.getCount(8); // the least a record takes: its time
+                if (first < 0 || first > Long.MAX_VALUE - n) {
+                    throw in.malformed("record batch from producer " + producer + " numbered from " + first);
+                }
                 long[] times = new long[n];
                 Object[] rs = new Object[n];
                 for (int i = 0; i < n; i++) {

@@ -1,6 +1,7 @@
 package air.runtime.impl.inbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.impl.ops.RecordBatch;
 import air.runtime.impl.ops.ShuffleItem;
@@ -26,17 +27,26 @@ class RepeatFilterTest {
     @Test
     void when_a_producer_repeats_record_batches_then_only_higher_numbers_pass() {
         RepeatFilter filter = new RepeatFilter(2, 1);
+        assertThat(filter.fresh(TestFrames.batch(0, 0))).isNotNull();
         assertThat(filter.fresh(TestFrames.batch(0, 1))).isNotNull();
         assertThat(filter.fresh(TestFrames.batch(0, 2))).isNotNull();
         assertThat(filter.fresh(TestFrames.batch(0, 2))).isNull();
         assertThat(filter.fresh(TestFrames.batch(0, 1))).isNull();
-        assertThat(filter.fresh(TestFrames.batch(1, 1))).isNotNull(); // numbers are per producer
+        assertThat(filter.fresh(TestFrames.batch(1, 0))).isNotNull(); // numbers are per producer
         WireOut out = new WireOut(64);
         filter.snapshotTo(out);
         RepeatFilter restored = new RepeatFilter(2, 1);
         restored.restoreFrom(new WireIn(out.buffer(), -1));
         assertThat(restored.fresh(TestFrames.batch(0, 2))).isNull();
         assertThat(restored.fresh(TestFrames.batch(0, 3))).isNotNull();
+    }
+
+    @Test
+    void when_records_are_missing_between_what_was_taken_and_a_replay_then_the_job_fails_saying_so() {
+        RepeatFilter filter = new RepeatFilter(1, 1);
+        filter.fresh(TestFrames.batch(0, 0, 2)); // records 0, 1
+        assertThatThrownBy(() -> filter.fresh(TestFrames.batch(0, 5, 1))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("records 2 .. 4 of producer 0 never arrived");
     }
 
     @Test
