@@ -151,13 +151,9 @@ public final class Stage<T> {
         if (type != JoinType.INNER && type != JoinType.LEFT) {
             throw new IllegalArgumentException(call + ": a lookup is INNER or LEFT");
         }
-        boolean inner = type == JoinType.INNER;
-        Function<T, Iterable<R>> lookUp = t -> {
-            V v = table.get(keyFn.apply(t));
-            return v == null && inner ? List.of() : List.of(joinFn.apply(t, v));
-        };
         pipeline.checkOpen("lookup", site);
-        StageNode n = new StageNode(StageNode.Kind.FLAT_MAP, node, OperatorInfo.of("lookup", site), lookUp, 0, node.timestamped());
+        StageNode n = new StageNode(StageNode.Kind.LOOKUP, node, OperatorInfo.of("lookup", site),
+                new Planner.LookupSpec((Function<K, V>) table::get, keyFn, type == JoinType.INNER, joinFn), 0, node.timestamped());
         node.attach(n);
         return new Stage<>(pipeline, n);
     }

@@ -62,16 +62,8 @@ class DataflowPropertyTest {
                 window, disorder, 1 + random.nextInt(3), 1 + random.nextInt(8), 1 + random.nextInt(3));
     }
 
-    /** Timestamps that grow with jitter, each at most {@code disorder} behind the newest so far. */
     private static List<Event> events(SplittableRandom random, int n, long disorder) {
-        List<Event> events = new ArrayList<>(n);
-        long newest = random.nextInt(50) - 25;
-        for (int i = 0; i < n; i++) {
-            newest += random.nextInt(4);
-            long t = newest - (disorder == 0 ? 0 : random.nextLong(disorder + 1));
-            events.add(new Event("k" + random.nextInt(6), t, random.nextInt(10)));
-        }
-        return events;
+        return TestPipelines.disorderedEvents(random, n, disorder, 6, 10);
     }
 
     /** The window starts that hold timestamp {@code t}. */
@@ -392,6 +384,20 @@ class DataflowPropertyTest {
                 .aggregate(Aggregations.count()).writeTo(Sinks.collect());
         p.execute(TestPipelines.config(2));
         assertThat(opened).containsExactlyInAnyOrder("0/4", "1/4", "2/4", "3/4");
+    }
+
+    @Test
+    void a_static_lookup_joins_each_record_with_its_value_inner_or_left() {
+        Map<String, Long> table = Map.of("k0", 100L, "k1", 200L);
+        List<Event> events = List.of(new Event("k0", 1, 1), new Event("k2", 2, 2), new Event("k1", 3, 3));
+        for (JoinType type : List.of(JoinType.INNER, JoinType.LEFT)) {
+            Pipeline p = Pipeline.create();
+            CollectSink<String> sink = Sinks.collect();
+            p.readFrom(Sources.fromList(events)).lookup(table, Event::key, type, (Event e, Long v) -> e.key() + "=" + v).writeTo(sink);
+            p.execute(TestPipelines.config(2));
+            assertThat(sink.items()).as(type.name()).containsExactlyInAnyOrderElementsOf(type == JoinType.INNER
+                    ? List.of("k0=100", "k1=200") : List.of("k0=100", "k1=200", "k2=null"));
+        }
     }
 
     // ---- merge, several sources, several sinks ----

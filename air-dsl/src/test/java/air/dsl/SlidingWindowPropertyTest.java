@@ -8,7 +8,6 @@ import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -44,16 +43,8 @@ class SlidingWindowPropertyTest {
         }
     }
 
-    /** Timestamps that grow with jitter, each at most {@code disorder} behind the newest so far. */
     private static List<Event> events(SplittableRandom random, int n, long disorder) {
-        List<Event> events = new ArrayList<>(n);
-        long newest = random.nextInt(50) - 25;
-        for (int i = 0; i < n; i++) {
-            newest += random.nextInt(4);
-            long t = newest - (disorder == 0 ? 0 : random.nextLong(disorder + 1));
-            events.add(new Event("k" + random.nextInt(5), t, 1));
-        }
-        return events;
+        return TestPipelines.disorderedEvents(random, n, disorder, 5, 1);
     }
 
     private static Map<String, Long> batch(List<Event> events, WindowDefinition window) {

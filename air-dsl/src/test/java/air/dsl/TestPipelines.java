@@ -5,7 +5,10 @@ import air.runtime.api.Emitter;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.SourceReader;
 import air.runtime.api.WindowDefinition;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
@@ -25,6 +28,23 @@ final class TestPipelines {
 
     /** A timestamped test record. */
     record Event(String key, long time, long value) { }
+
+    /**
+     * {@code n} events whose timestamps grow with jitter, each at most {@code disorder} behind the
+     * newest so far, keyed {@code "k0" .. "k<keys-1>"}, with values in {@code [0, values)} (1 when
+     * {@code values} is 1, drawing nothing).
+     */
+    static List<Event> disorderedEvents(SplittableRandom random, int n, long disorder, int keys, int values) {
+        List<Event> events = new ArrayList<>(n);
+        long newest = random.nextInt(50) - 25;
+        for (int i = 0; i < n; i++) {
+            newest += random.nextInt(4);
+            long t = newest - (disorder == 0 ? 0 : random.nextLong(disorder + 1));
+            String key = "k" + random.nextInt(keys);
+            events.add(new Event(key, t, values == 1 ? 1 : random.nextInt(values)));
+        }
+        return events;
+    }
 
     /**
      * What counting records {@code 0 .. n-1} (each its own timestamp) per window and key

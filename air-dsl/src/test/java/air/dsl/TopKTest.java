@@ -161,16 +161,8 @@ class TopKTest {
         p.execute(c);
     }
 
-    /** Timestamps that grow with jitter, each at most {@code disorder} behind the newest so far; a few keys, so ties. */
     private static List<Event> events(SplittableRandom random, int n, long disorder) {
-        List<Event> events = new ArrayList<>(n);
-        long newest = random.nextInt(50) - 25;
-        for (int i = 0; i < n; i++) {
-            newest += random.nextInt(4);
-            long t = newest - (disorder == 0 ? 0 : random.nextLong(disorder + 1));
-            events.add(new Event("k" + random.nextInt(8), t, 1));
-        }
-        return events;
+        return TestPipelines.disorderedEvents(random, n, disorder, 8, 1);
     }
 
     /** The plain computation: "[start,end)" to key to count. */

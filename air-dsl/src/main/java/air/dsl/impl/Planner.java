@@ -27,6 +27,7 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -55,6 +56,13 @@ public final class Planner {
      * each side's list aggregation of timestamped records, and what the final half does.
      */
     public record PaneJoin(long paneMs, AggregateOp<?, ?, ?> leftOp, AggregateOp<?, ?, ?> rightOp, Object spec) { }
+
+    /** The payload of a static {@code lookup} stage. */
+    public record LookupSpec(Function<?, ?> valueOf, Function<?, ?> keyFn, boolean inner, BiFunction<?, ?, ?> joinFn) {
+        OpSpec toOp(OperatorInfo info) {
+            return new OpSpec.Lookup(info, valueOf, keyFn, inner, joinFn);
+        }
+    }
 
     /** The payload of an exchange stage: how it spreads records, and their codec (null: one JVM, no snapshots). */
     public record Exchange(TailSpec.Spread spread, Codec<?> codec) { }
@@ -193,6 +201,7 @@ public final class Planner {
             case MAP -> prepend(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload()), walk(n));
             case FILTER -> prepend(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload()), walk(n));
             case FLAT_MAP -> prepend(flatMap(n), walk(n));
+            case LOOKUP -> prepend(((LookupSpec) n.payload()).toOp(n.info()), walk(n));
             case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
             case KEY_BY, WINDOW, LATE_OUTPUT, MERGE, TABLE -> walk(n);
             case AGGREGATE, TOP_K -> partial(n, 0);

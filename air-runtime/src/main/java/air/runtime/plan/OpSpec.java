@@ -1,5 +1,6 @@
 package air.runtime.plan;
 
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
@@ -21,6 +22,12 @@ public sealed interface OpSpec {
 
     record FlatMap(OperatorInfo info, Function<?, ? extends Iterable<?>> fn) implements OpSpec {
         public String describe() { return "flatMap " + info; }
+    }
+
+    /** A lookup against a static table ({@code valueOf}: a key's value or null), {@code inner} dropping records whose key is absent. */
+    record Lookup(OperatorInfo info, Function<?, ?> valueOf, Function<?, ?> keyFn, boolean inner,
+                  BiFunction<?, ?, ?> joinFn) implements OpSpec {
+        public String describe() { return "lookup " + (inner ? "INNER " : "LEFT ") + info; }
     }
 
     /** Pairs each record with its event time ({@code Timestamped}), ahead of a join that buffers records. */

@@ -25,6 +25,7 @@ import air.runtime.impl.ops.IntervalJoinOp;
 import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.LookupJoinOp;
+import air.runtime.impl.ops.LookupOp;
 import air.runtime.impl.ops.MapOp;
 import air.runtime.impl.ops.ObjectKeyedFrame;
 import air.runtime.impl.ops.PartialWindowOp;
@@ -246,6 +247,7 @@ final class JobGraph {
             case OpSpec.FlatMap f -> "flatMap";
             case OpSpec.Timestamps t -> "timestamps";
             case OpSpec.Stamp t -> "stamp";
+            case OpSpec.Lookup l -> "lookup";
         };
     }
 
@@ -384,6 +386,8 @@ final class JobGraph {
             case OpSpec.Map m -> specializer.newInstance(classAt(vertex, position, MapOp.class), m.info(), m.fn(), next);
             case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
             case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
+            case OpSpec.Lookup l -> specializer.newInstance(classAt(vertex, position, LookupOp.class), l.info(), l.valueOf(), l.keyFn(),
+                    l.inner(), l.joinFn(), next);
             case OpSpec.Stamp t -> specializer.newInstance(classAt(vertex, position, StampOp.class), t.info(), next);
             case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
                     t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
