@@ -70,7 +70,7 @@ class LayeringTest {
     @Test
     void operators_never_see_a_progress_mode_a_routing_or_a_protocol() {
         noClasses().that().resideInAPackage("air.runtime.impl.ops..").should().dependOnClassesThat()
-                .resideInAnyPackage("air.hewmeld..", "air.runtime.impl.inbound..", "air.runtime.impl.exec..", "air.runtime.impl.replica..")
+                .resideInAnyPackage("air.hewmeld..", "air.runtime.impl.inbound..", "air.runtime.impl.exec..", "air.runtime.ft..", "air.replication..")
                 .check(CLASSES);
         noClasses().that().resideInAPackage("air.runtime.impl.ops..").should().dependOnClassesThat()
                 .haveFullyQualifiedName("air.runtime.plan.Progress")

@@ -2,6 +2,8 @@ package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
 import air.runtime.JobStatus;
+import air.runtime.ft.FaultTolerance;
+import air.runtime.ft.ShuffleWiring;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
@@ -14,12 +16,12 @@ import java.util.function.BooleanSupplier;
  * job started with a store holding a complete checkpoint of the same plan resumes from it, and
  * when a peer dies the whole world restarts and resumes (the launcher or the user runs it again).
  */
-final class CheckpointRollback implements FaultTolerance {
+public final class CheckpointRollback implements FaultTolerance {
 
     private final Recovery recovery;
     private CheckpointCoordinator coordinator;
 
-    CheckpointRollback(Recovery recovery) {
+    public CheckpointRollback(Recovery recovery) {
         this.recovery = recovery;
     }
 

@@ -9,9 +9,9 @@ import java.nio.ByteBuffer;
  * A tasklet's link to this peer's checkpoints: when the next barrier is due, which checkpoint
  * it restores from, and where its parts go. {@link #OFF} when the job takes no checkpoints.
  */
-final class Checkpointing {
+public final class Checkpointing {
 
-    static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { });
+    public static final Checkpointing OFF = new Checkpointing(null, 0, 0, null, () -> { });
 
     private final CheckpointCoordinator coordinator;
     private final long intervalNanos;
@@ -19,7 +19,7 @@ final class Checkpointing {
     private final byte[] restoredPart;
     private final Runnable onRestored;
 
-    Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
+    public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
         this.onRestored = onRestored;
         this.coordinator = coordinator;
         this.intervalNanos = intervalNanos;

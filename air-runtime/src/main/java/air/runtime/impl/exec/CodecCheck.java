@@ -6,7 +6,7 @@ import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 
 /** Cluster mode and checkpoints both encode window state: a job whose aggregation cannot is refused, naming it. */
-final class CodecCheck {
+public final class CodecCheck {
 
     private CodecCheck() {
     }
@@ -15,7 +15,7 @@ final class CodecCheck {
      * @param why           what the encoding is for, e.g. "its state cannot be checkpointed"
      * @param exchangesToo  whether exchanges' records must be encodable too: they cross peers, but a snapshot holds none
      */
-    static void requireCodecs(PhysicalPlan plan, JobConfig config, String why, boolean exchangesToo) {
+    public static void requireCodecs(PhysicalPlan plan, JobConfig config, String why, boolean exchangesToo) {
         for (VertexPlan v : plan.vertices()) {
             for (TailSpec.Shuffle t : v.shuffleTails()) {
                 if (t.codec() != null || t instanceof TailSpec.Exchange && !exchangesToo) {

@@ -5,6 +5,7 @@ import air.channels.Transport;
 import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SourceReader;
+import air.runtime.ft.ShuffleWiring;
 import air.runtime.impl.checkpoint.PartNames;
 import air.runtime.impl.inbound.Alignment;
 import air.runtime.impl.inbound.BarrierAligner;
@@ -76,7 +77,7 @@ import java.util.function.Function;
  * per shuffle destination an inbox. Operator classes are copied once per (vertex, position) and
  * shared by that vertex's instances.
  */
-final class JobGraph {
+public final class JobGraph {
 
     private final PhysicalPlan plan;
     private final ProducerNumbering numbering;
@@ -150,9 +151,9 @@ final class JobGraph {
      * strategy gives each tasklet's link to snapshots ({@code checkpoints}), how shuffles cross
      * peers ({@code wiring}) and why sinks must be exactly-once (null when they need not be).
      */
-    static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
-                          Function<String, Checkpointing> checkpoints,
-                          ShuffleWiring wiring, int block, String exactlyOnceBecause) {
+    public static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
+                                 Function<String, Checkpointing> checkpoints,
+                                 ShuffleWiring wiring, int block, String exactlyOnceBecause) {
         JobGraph graph = new JobGraph(plan, config, context, transport, checkpoints, wiring, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
             if (v.head().inputs() > 0) {
@@ -592,7 +593,7 @@ final class JobGraph {
     }
 
     /** The checkpoint part names of this peer's tasklets. */
-    Set<String> parts() {
+    public Set<String> parts() {
         return parts;
     }
 }

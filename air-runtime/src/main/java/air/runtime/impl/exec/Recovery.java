@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * ones, and counts the tasklets back to their restored state (status RECOVERING until then).
  * Meters: {@code air.recovery.duration} (start to every tasklet restored), {@code air.recoveries}.
  */
-final class Recovery {
+public final class Recovery {
 
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
@@ -58,7 +58,7 @@ final class Recovery {
         this.parts = restored.map(CheckpointStore.Restored::parts).orElse(null);
     }
 
-    static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
+    public static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
         CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed", false);
         String key = keyOf(plan, config, peers);

@@ -4,7 +4,6 @@ import air.channels.Frame;
 import air.channels.Transport;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.replica.HostedInboxes;
 import air.wire.WireIn;
 import java.time.Duration;
 

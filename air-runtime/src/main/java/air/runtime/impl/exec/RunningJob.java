@@ -6,6 +6,7 @@ import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
 import air.runtime.JvmFlags;
+import air.runtime.ft.FaultTolerance;
 import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.cluster.PlanFingerprint;
@@ -96,7 +97,7 @@ public final class RunningJob implements Job {
     }
 
     /** Starts the tasklets of blocks taken over from a dead peer (on the takeover's thread). */
-    void startAdopted(List<JobGraph> graphs) {
+    public void startAdopted(List<JobGraph> graphs) {
         List<Tasklet> tasklets = new ArrayList<>();
         for (JobGraph g : graphs) {
             adopted.add(g);

@@ -3,7 +3,7 @@
  * instance a fused chain of per-job operator class copies and a tasklet on its own virtual
  * thread), the queues between tasklets ({@link air.runtime.impl.exec.Inbox}: bounded, parking, one
  * wake-up per batch), the job's lifecycle ({@link air.runtime.impl.exec.RunningJob}) and the
- * fault-tolerance strategy it chose once ({@code FaultTolerance}: none, checkpoint rollback,
+ * fault-tolerance strategy it chose once ({@code air.runtime.ft.FaultTolerance}: none, checkpoint rollback,
  * replicated state with takeover).
  *
  * <p>Why it is separate from the operators: tasklets own threads, queues, restores and

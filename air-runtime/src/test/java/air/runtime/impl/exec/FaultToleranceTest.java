@@ -7,6 +7,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.SinkFactory;
+import air.runtime.ft.FaultTolerance;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
@@ -94,10 +95,10 @@ class FaultToleranceTest {
     }
 
     @Test
-    void when_replication_is_asked_without_a_cluster_then_it_is_refused_before_anything_runs() {
+    void when_replication_is_asked_without_the_replication_module_then_the_message_names_the_artifact() {
         PhysicalPlan plan = plan(new CollectSink<>());
         JobConfig config = JobConfig.defaults().workers(1).replication(1, 500);
         assertThatThrownBy(() -> FaultTolerance.of(plan, config, null, registry))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replication needs cluster mode");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("dev.air:air-replication");
     }
 }

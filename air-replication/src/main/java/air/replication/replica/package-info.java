@@ -7,8 +7,14 @@
  * replicated positions; final instances drop what they already have, because every producer's
  * frames, credit and barriers reach each destination in ascending epoch order.
  *
+ * <p>Why it is a module of its own: the runtime does not depend on it. It finds this package
+ * through {@code air.runtime.ft.ReplicationProvider} ({@link air.replication.replica.ReplicationModule},
+ * registered in {@code META-INF/services}) only when a job asks for replicas, and talks to it through
+ * {@code air.runtime.ft.FaultTolerance} and {@code air.runtime.ft.ShuffleWiring}; an application
+ * without replicas need not have this module.
+ *
  * <p>Needs a transport on which one peer's death leaves the other links working ({@code TcpTransport});
  * over MPJ Express niodev every link breaks, so there only checkpointing and rollback is offered.
  */
-package air.runtime.impl.replica;
+package air.replication.replica;
 

@@ -1,7 +1,8 @@
-package air.runtime.impl.replica;
+package air.replication.replica;
 
 import air.channels.Transport;
 import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.exec.HostedInboxes;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;

@@ -1,6 +1,5 @@
-package air.runtime.impl.replica;
+package air.runtime.impl.exec;
 
-import air.runtime.impl.exec.Inbox;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /** The inboxes of one final vertex on this peer, by global instance: the peer's own and those it took over. */

@@ -1,4 +1,4 @@
-package air.runtime.impl.replica;
+package air.replication.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package air.runtime.impl.replica;
+package air.replication.replica;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;

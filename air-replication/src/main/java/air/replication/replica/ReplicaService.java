@@ -1,4 +1,4 @@
-package air.runtime.impl.replica;
+package air.replication.replica;
 
 import air.channels.Channels;
 import air.channels.Frame;

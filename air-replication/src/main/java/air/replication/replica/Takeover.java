@@ -1,12 +1,13 @@
-package air.runtime.impl.exec;
+package air.replication.replica;
 
 import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.event.JobEvents;
-import air.runtime.impl.replica.ReplicaService;
-import air.runtime.impl.replica.ReplicationContext;
+import air.runtime.impl.exec.Checkpointing;
+import air.runtime.impl.exec.JobContext;
+import air.runtime.impl.exec.JobGraph;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -144,7 +145,7 @@ final class Takeover {
                     pending.incrementAndGet();
                     restoring.incrementAndGet();
                     return new Checkpointing(coordinator, interval, held.id(), bytes, restored);
-                }, ShuffleWiring.replicated(replication), b, "replication"));
+                }, new ReplicatedWiring(replication), b, "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
             coordinator.expectMore(parts);

@@ -1,12 +1,16 @@
-package air.runtime.impl.exec;
+package air.replication.replica;
 
 import air.runtime.JobConfig;
 import air.runtime.JobStatus;
+import air.runtime.ft.FaultTolerance;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
-import air.runtime.impl.replica.ReplicaService;
-import air.runtime.impl.replica.ReplicationContext;
+import air.runtime.impl.exec.Checkpointing;
+import air.runtime.impl.exec.CodecCheck;
+import air.runtime.impl.exec.JobContext;
+import air.runtime.impl.exec.JobGraph;
+import air.runtime.impl.exec.RunningJob;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
@@ -84,7 +88,7 @@ final class ReplicatedState implements FaultTolerance {
         CheckpointCoordinator c = coordinator;
         long interval = config.replicationIntervalMs() * 1_000_000L;
         JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),
-                ShuffleWiring.replicated(replication), -1, exactlyOnceBecause());
+                new ReplicatedWiring(replication), -1, exactlyOnceBecause());
         coordinator.expect(graph.parts());
         return graph;
     }

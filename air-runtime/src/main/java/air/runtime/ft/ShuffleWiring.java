@@ -1,22 +1,21 @@
-package air.runtime.impl.exec;
+package air.runtime.ft;
 
 import air.channels.Transport;
 import air.runtime.impl.cluster.ClusterShuffleOutput;
+import air.runtime.impl.exec.HostedInboxes;
+import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
-import air.runtime.impl.replica.HostedInboxes;
-import air.runtime.impl.replica.ReplicatedShuffleOutput;
-import air.runtime.impl.replica.ReplicationContext;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * How a job's shuffles cross peers, given by its fault-tolerance strategy: {@link #fixed} (every
- * instance stays on its peer) or {@link #replicated} (a dead peer's instances move to the peer that
- * takes them over, and producers keep an upstream-backup log). The graph asks it instead of testing
+ * instance stays on its peer) or the replication module's (a dead peer's instances move to the peer
+ * that takes them over, and producers keep an upstream-backup log). The graph asks it instead of testing
  * which strategy runs.
  */
-interface ShuffleWiring {
+public interface ShuffleWiring {
 
     /** An inbox of final vertex {@code vertex}, global instance {@code instance} of {@code instances}, was built on this peer. */
     void hosted(int vertex, int instances, int instance, Inbox inbox);
@@ -61,41 +60,6 @@ interface ShuffleWiring {
             @Override
             public int hostOf(int block) {
                 return block;
-            }
-        };
-    }
-
-    /** Replication: instances follow the placement, and every output keeps its upstream-backup log. */
-    static ShuffleWiring replicated(ReplicationContext replication) {
-        return new ShuffleWiring() {
-            @Override
-            public void hosted(int vertex, int instances, int instance, Inbox inbox) {
-                replication.hostedFor(vertex, instances).host(instance, inbox);
-            }
-
-            @Override
-            public HostedInboxes hostedInboxes(int vertex, int instances) {
-                return replication.hostedFor(vertex, instances);
-            }
-
-            @Override
-            public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel,
-                                              ShuffleItemCodec codec) {
-                ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, replication.session(),
-                        channel, codec, replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers),
-                        replication.replicas());
-                replication.outputs().add(out);
-                return out;
-            }
-
-            @Override
-            public boolean receiversOutliveTasklets() {
-                return true;
-            }
-
-            @Override
-            public int hostOf(int block) {
-                return replication.placement().hostOf(block);
             }
         };
     }

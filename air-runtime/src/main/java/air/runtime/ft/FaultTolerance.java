@@ -1,27 +1,35 @@
-package air.runtime.impl.exec;
+package air.runtime.ft;
 
 import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
+import air.runtime.impl.exec.CheckpointRollback;
+import air.runtime.impl.exec.Checkpointing;
+import air.runtime.impl.exec.JobContext;
+import air.runtime.impl.exec.JobGraph;
+import air.runtime.impl.exec.Recovery;
+import air.runtime.impl.exec.RunningJob;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ServiceLoader;
 import java.util.function.BooleanSupplier;
 
 /**
  * How a job survives a failure: one strategy per job, chosen in one place ({@link #of}) when it
- * starts — {@link #NONE}, {@link CheckpointRollback} (barrier-aligned checkpoints to a store, the
- * whole world restarts from the newest complete one) or {@link ReplicatedState} (snapshots in
- * other peers' memory, survivors take a dead peer's share over). The job's lifecycle
- * ({@link RunningJob}) calls these hooks in this order and never tests which strategy runs; the
- * graph asks it for each tasklet's link to snapshots.
+ * starts — {@link #NONE}, checkpoint rollback (barrier-aligned checkpoints to a store, the whole
+ * world restarts from the newest complete one) or replication (snapshots in other peers' memory,
+ * survivors take a dead peer's share over; it lives in the {@code air-replication} module and is
+ * found through {@link ReplicationProvider}). The job's lifecycle ({@link RunningJob}) calls these
+ * hooks in this order and never tests which strategy runs; the graph asks it for each tasklet's
+ * link to snapshots and for how its shuffles cross peers ({@link ShuffleWiring}).
  */
-interface FaultTolerance {
+public interface FaultTolerance {
 
     /** The strategy {@code config} asks for, validated against the plan and the cluster before any peer runs. */
     static FaultTolerance of(PhysicalPlan plan, JobConfig config, ClusterSession cluster, MeterRegistry registry) {
         if (config.replicas() > 0) {
-            return ReplicatedState.prepare(plan, config, cluster, registry);
+            return replication().prepare(plan, config, cluster, registry);
         }
         if (config.checkpointStore() != null) {
             int self = cluster == null ? 0 : cluster.self();
@@ -29,6 +37,14 @@ interface FaultTolerance {
             return new CheckpointRollback(Recovery.prepare(plan, config, self, peers, registry));
         }
         return NONE;
+    }
+
+    /** The replication module on the class path, or a message saying which artifact to add. */
+    private static ReplicationProvider replication() {
+        for (ReplicationProvider p : ServiceLoader.load(ReplicationProvider.class, FaultTolerance.class.getClassLoader())) {
+            return p;
+        }
+        throw new IllegalStateException("replicas > 0 needs the replication module: add dev.air:air-replication to the class path");
     }
 
     /** What the peers must agree on besides the plan (the checkpoint they restore). */

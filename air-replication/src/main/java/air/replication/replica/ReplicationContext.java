@@ -1,6 +1,7 @@
-package air.runtime.impl.replica;
+package air.replication.replica;
 
 import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.exec.HostedInboxes;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

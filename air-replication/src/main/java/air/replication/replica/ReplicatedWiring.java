@@ -1,0 +1,45 @@
+package air.replication.replica;
+
+import air.runtime.ft.ShuffleWiring;
+import air.runtime.impl.exec.HostedInboxes;
+import air.runtime.impl.exec.Inbox;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.ops.ShuffleOutput;
+
+/** Replication's shuffles: instances follow the placement, and every output keeps its upstream-backup log. */
+final class ReplicatedWiring implements ShuffleWiring {
+
+    private final ReplicationContext replication;
+
+    ReplicatedWiring(ReplicationContext replication) {
+        this.replication = replication;
+    }
+
+    @Override
+    public void hosted(int vertex, int instances, int instance, Inbox inbox) {
+        replication.hostedFor(vertex, instances).host(instance, inbox);
+    }
+
+    @Override
+    public HostedInboxes hostedInboxes(int vertex, int instances) {
+        return replication.hostedFor(vertex, instances);
+    }
+
+    @Override
+    public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel, ShuffleItemCodec codec) {
+        ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, replication.session(), channel, codec,
+                replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers), replication.replicas());
+        replication.outputs().add(out);
+        return out;
+    }
+
+    @Override
+    public boolean receiversOutliveTasklets() {
+        return true;
+    }
+
+    @Override
+    public int hostOf(int block) {
+        return replication.placement().hostOf(block);
+    }
+}
