@@ -14,7 +14,7 @@ import java.util.List;
  * method it already compiled into a large body, so a fused chain whose head was compiled on its own
  * keeps a call per record and its records escape to the heap; forcing inlining of the operator
  * package ({@link #OPERATOR_PACKAGE}, where every per-record operator class lives) makes each chain
- * one compiled loop. See the README, "Tuning".
+ * one compiled loop. See docs/operations.md, "Tuning".
  */
 public final class JvmFlags {
 

@@ -4,11 +4,12 @@ import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
+import air.channels.bootstrap.MpjProvider;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.WorldSpec;
-import air.channels.mpj.MpjTransport;
 import air.launcher.LocalCluster;
+import air.mpj.MpjTransport;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -89,7 +90,8 @@ public final class FrameThroughput {
     }
 
     private static void peer(long mb) throws Exception {
-        MpjTransport t = PeerBootstrap.startMpj(WorldSpec.of(new String[0], System.getenv()));
+        MpjProvider.Joined world = PeerBootstrap.joinMpj(WorldSpec.of(new String[0], System.getenv()));
+        MpjTransport t = (MpjTransport) world.transport(); // the frame benchmark measures the MPJ transport itself
         t.listen(Channels.data(0));
         t.listen(Channels.CONTROL);
         for (int size : SIZES) {
@@ -104,7 +106,7 @@ public final class FrameThroughput {
                 print("mpj-niodev", size, r);
             }
         }
-        t.finalizeWorld();
+        world.leave();
         System.exit(0);
     }
 

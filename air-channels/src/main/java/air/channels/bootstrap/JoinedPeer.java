@@ -1,20 +1,19 @@
 package air.channels.bootstrap;
 
 import air.channels.Transport;
-import air.channels.mpj.MpjTransport;
 
 /** A peer that has joined its world: the spec it joined by, its transport and the program's own arguments. */
 public final class JoinedPeer {
 
     private final WorldSpec spec;
     private final Transport transport;
-    private final MpjTransport mpj;
+    private final Runnable leave;
     private final String[] userArgs;
 
-    JoinedPeer(WorldSpec spec, Transport transport, MpjTransport mpj, String[] userArgs) {
+    JoinedPeer(WorldSpec spec, Transport transport, Runnable leave, String[] userArgs) {
         this.spec = spec;
         this.transport = transport;
-        this.mpj = mpj;
+        this.leave = leave;
         this.userArgs = userArgs.clone();
     }
 
@@ -33,8 +32,6 @@ public final class JoinedPeer {
 
     /** Once its user has closed the transport: finalizes MPJ where it was used (over TCP there is nothing left to do). */
     public void leave() {
-        if (mpj != null) {
-            mpj.finalizeWorld();
-        }
+        leave.run();
     }
 }

@@ -2,14 +2,13 @@ package air.channels.bootstrap;
 
 import air.channels.FrameCodec;
 import air.channels.Transport;
-import air.channels.mpj.MpjTransport;
-import air.channels.mpj.MpjWorld;
 import air.channels.tcp.TcpTransport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * Starts this peer's side of a world as a {@link WorldSpec} says: serves the rendezvous when it is
@@ -33,32 +32,32 @@ public final class PeerBootstrap {
     /** Joins the world {@code spec} describes; over TCP peers must meet within {@code startupTimeoutMs}. */
     public static JoinedPeer open(WorldSpec spec, long startupTimeoutMs) {
         return switch (spec.transport()) {
-            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), null, spec.userArgs().toArray(String[]::new));
+            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), () -> { }, spec.userArgs().toArray(String[]::new));
             case MPJ -> {
-                MpjWorld world = mpjWorld(spec);
-                MpjTransport t = start(spec, world);
-                yield new JoinedPeer(spec, t, t, spec.start() == WorldSpec.Start.MPJRUN ? world.userArgs()
+                MpjProvider.Joined world = joinMpj(spec);
+                yield new JoinedPeer(spec, world.transport(), world::leave, spec.start() == WorldSpec.Start.MPJRUN ? world.userArgs()
                         : spec.userArgs().toArray(String[]::new));
             }
         };
     }
 
     /**
-     * The MPJ transport for {@code spec}, whatever its {@link WorldSpec#transport()} says: for
-     * programs that need MPJ itself (the MPJ contract tests, the frame benchmark). At most once per JVM.
+     * The MPJ world for {@code spec}, whatever its {@link WorldSpec#transport()} says: for programs
+     * that need MPJ itself (the MPJ contract tests, the frame benchmark). At most once per JVM.
      */
-    public static MpjTransport startMpj(WorldSpec spec) {
-        return start(spec, mpjWorld(spec));
-    }
-
-    private static MpjTransport start(WorldSpec spec, MpjWorld world) {
+    public static MpjProvider.Joined joinMpj(WorldSpec spec) {
+        MpjProvider mpj = mpjProvider();
         serveRendezvousIfAsked(spec);
-        return MpjTransport.start(world, new FrameCodec());
+        // MPJ's start-up trace is muted when MPJ_HOME has no conf
+        return mpj.join(spec.mpjInitArgs(), spec.describe(), !QuietMpjHome.hasConf(spec.mpjHome()));
     }
 
-    /** The {@code MPI.Init} call for {@code spec}; MPJ's start-up trace is muted when {@code MPJ_HOME} has no conf. */
-    static MpjWorld mpjWorld(WorldSpec spec) {
-        return MpjWorld.of(spec.mpjInitArgs(), spec.describe(), !QuietMpjHome.hasConf(spec.mpjHome()));
+    private static MpjProvider mpjProvider() {
+        for (MpjProvider p : ServiceLoader.load(MpjProvider.class, PeerBootstrap.class.getClassLoader())) {
+            return p;
+        }
+        throw new IllegalStateException("this peer was started for MPJ Express, but the MPJ transport is not on the class path: "
+                + "add dev.air:air-mpj (and MPJ Express 0.44) to the application, or start the peers with AIR_TRANSPORT=tcp");
     }
 
     private static Transport startTcp(WorldSpec spec, long startupTimeoutMs) {

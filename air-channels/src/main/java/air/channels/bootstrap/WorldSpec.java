@@ -115,7 +115,8 @@ public record WorldSpec(Start start, TransportKind transport, int rank, int peer
         if (pe == null) {
             throw new IllegalStateException("this JVM was not started as a cluster peer: no mpjrun arguments and no "
                     + PeerEnvironment.RANK + "/" + PeerEnvironment.RENDEZVOUS + " (or SLURM_PROCID) in the environment; "
-                    + "start peers with './air ... --peers K', srun or mpjrun (see README, Cluster mode)" + PeerEnvironment.whyNotAPeer(env));
+                    + "start peers with './air ... --peers K', srun or mpjrun (see docs/operations.md, Cluster mode)"
+                    + PeerEnvironment.whyNotAPeer(env));
         }
         TransportKind transport = PeerEnvironment.wantsTcp(env) ? TransportKind.TCP : TransportKind.MPJ;
         return new WorldSpec(pe.slurm() ? Start.SLURM : Start.LAUNCHER, transport, pe.rank(), pe.peers(), new Endpoint(pe.host(), pe.port()),

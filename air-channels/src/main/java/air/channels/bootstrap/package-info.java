@@ -10,6 +10,10 @@
  * environment variables; the transports take the rank, world and rendezvous they are given and decide nothing of how their peers were started. The
  * rendezvous server ({@link air.channels.bootstrap.Rendezvous}) and the quiet MPJ home are here as
  * start-up pieces that launchers share.
+ *
+ * <p>MPJ Express itself is not here: the MPJ transport is the {@code air-mpj} module, which the
+ * bootstrap finds through {@link air.channels.bootstrap.MpjProvider} only when a world asks for it,
+ * so that embedded and TCP applications never need MPJ Express to build or run.
  */
 package air.channels.bootstrap;
 

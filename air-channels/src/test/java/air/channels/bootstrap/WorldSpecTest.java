@@ -3,11 +3,9 @@ package air.channels.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.channels.Transport;
 import air.channels.bootstrap.WorldSpec.Endpoint;
 import air.channels.bootstrap.WorldSpec.Start;
 import air.channels.bootstrap.WorldSpec.TransportKind;
-import air.channels.mpj.MpjTransport;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,17 +82,7 @@ class WorldSpecTest {
                 .hasMessage("AIR_TRANSPORT=tcp needs peers started by './air ... --peers K' or srun "
                         + "(AIR_RANK/AIR_PEERS/AIR_RENDEZVOUS); under mpjrun the transport is MPJ Express");
         assertThat(WorldSpec.of(MPJRUN, env("AIR_TRANSPORT", "mpj")).transport()).isEqualTo(TransportKind.MPJ);
-        // the runtime refuses a replicated job over a transport that does not survive a peer's death
-        // (RunningJob; ReplicationTest checks the message): MPJ keeps the Transport default, false
-        assertThat(declaresSurvivesPeerLoss(MpjTransport.class)).isFalse();
-    }
-
-    private static boolean declaresSurvivesPeerLoss(Class<? extends Transport> c) {
-        try {
-            return c.getMethod("survivesPeerLoss").getDeclaringClass() != Transport.class;
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
+        // replication refuses MPJ, which does not survive a peer's death: air-mpj's MpjExpressTest checks it says so
     }
 
     @Test
@@ -173,7 +161,8 @@ class WorldSpecTest {
         assertThatThrownBy(() -> WorldSpec.of(PLAIN, plainSrun))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("this JVM was not started as a cluster peer: no mpjrun arguments and no AIR_RANK/AIR_RENDEZVOUS "
-                        + "(or SLURM_PROCID) in the environment; start peers with './air ... --peers K', srun or mpjrun (see README, Cluster mode)")
+                        + "(or SLURM_PROCID) in the environment; start peers with './air ... --peers K', srun or mpjrun "
+                        + "(see docs/operations.md, Cluster mode)")
                 .hasMessageEndingWith("(SLURM_PROCID=0 is set but AIR_RENDEZVOUS is not)");
     }
 
@@ -200,7 +189,8 @@ class WorldSpecTest {
         assertThatThrownBy(() -> WorldSpec.of(PLAIN, Map.of()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("this JVM was not started as a cluster peer: no mpjrun arguments and no AIR_RANK/AIR_RENDEZVOUS "
-                        + "(or SLURM_PROCID) in the environment; start peers with './air ... --peers K', srun or mpjrun (see README, Cluster mode)");
+                        + "(or SLURM_PROCID) in the environment; start peers with './air ... --peers K', srun or mpjrun "
+                        + "(see docs/operations.md, Cluster mode)");
     }
 
     @Test

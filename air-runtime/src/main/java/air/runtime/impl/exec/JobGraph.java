@@ -12,45 +12,27 @@ import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
 import air.runtime.impl.inbound.RepeatFilter;
 import air.runtime.impl.ops.ChainTail;
-import air.runtime.impl.ops.EventClock;
-import air.runtime.impl.ops.ExchangeInOp;
 import air.runtime.impl.ops.ExchangeOp;
-import air.runtime.impl.ops.FilterOp;
-import air.runtime.impl.ops.FinalWindowOp;
-import air.runtime.impl.ops.FlatMapOp;
 import air.runtime.impl.ops.ForkOp;
 import air.runtime.impl.ops.ForkTail;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
-import air.runtime.impl.ops.IntervalJoinOp;
 import air.runtime.impl.ops.KeyedFrameFactory;
-import air.runtime.impl.ops.LongKeyedFrame;
-import air.runtime.impl.ops.LookupJoinOp;
-import air.runtime.impl.ops.LookupOp;
-import air.runtime.impl.ops.MapOp;
-import air.runtime.impl.ops.ObjectKeyedFrame;
 import air.runtime.impl.ops.PartialWindowOp;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
-import air.runtime.impl.ops.SingleKeyFrame;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
-import air.runtime.impl.ops.StampOp;
-import air.runtime.impl.ops.TimestampOp;
-import air.runtime.impl.ops.TopKWindowOp;
 import air.runtime.impl.ops.WindowFinal;
-import air.runtime.impl.ops.WindowJoinOp;
 import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.source.GeneratorReader;
 import air.runtime.operator.Operator;
 import air.runtime.plan.HeadSpec;
-import air.runtime.plan.KeySpec;
 import air.runtime.plan.OpSpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
@@ -59,8 +41,6 @@ import air.runtime.plan.ShuffleEdge;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
-import air.runtime.plan.WindowOutput;
-import air.runtime.source.GeneratorSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -90,13 +70,12 @@ public final class JobGraph {
     private final List<WindowFinal> finals = new ArrayList<>();
     private final List<WindowFinal> meteredFinals = new CopyOnWriteArrayList<>();
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
-    private final Map<String, Class<?>> classes = new HashMap<>();
-    private final Map<String, EventClock> clocks = new HashMap<>();
     /** Every local tasklet's checkpoint part name. */
     private final Set<String> parts = new TreeSet<>();
     /** A tasklet's link to checkpoints by its part name ({@link Checkpointing#OFF} without checkpoints). */
     private final Function<String, Checkpointing> checkpoints;
-    private final ClassSpecializer specializer;
+    /** Builds every operator of this graph, from per-job class copies. */
+    private final OperatorFactory ops;
     /** Why sinks must be exactly-once (the fault-tolerance strategy's name), or null when they need not be. */
     private final String exactlyOnceBecause;
     private final JobConfig config;
@@ -125,7 +104,7 @@ public final class JobGraph {
         this.block = block < 0 ? self : block;
         this.numbering = new ProducerNumbering(plan, peers);
         this.wiring = wiring;
-        this.specializer = new ClassSpecializer(config.specializeOperators());
+        this.ops = new OperatorFactory(config);
     }
 
     /** Upstream producers of vertex {@code vertex} by their number there, as {@link ProducerNumbering#describe} names them. */
@@ -192,7 +171,7 @@ public final class JobGraph {
 
     private static ShuffleItemCodec codecFor(TailSpec.Shuffle tail) {
         return switch (tail) {
-            case TailSpec.PartialWindow pw -> frameCodec(pw.aggregation(), pw.info());
+            case TailSpec.PartialWindow pw -> OperatorFactory.frameCodec(pw.aggregation(), pw.info());
             case TailSpec.Exchange x -> ShuffleItemCodec.forRecords(x.info(), x.recordCodec());
         };
     }
@@ -229,8 +208,8 @@ public final class JobGraph {
         List<Snapshotting> chainState = new ArrayList<>();
         for (int k = chain.size() - 1; k >= 0; k--) {
             int position = first + k;
-            Inlet<?> op = buildOp(v.id(), position, chain.get(k), next);
-            positions.add(position, kindOf(chain.get(k)), chain.get(k).info(), op, next);
+            Inlet<?> op = ops.chainOp(v.id(), position, chain.get(k), next);
+            positions.add(position, OperatorFactory.kindOf(chain.get(k)), chain.get(k).info(), op, next);
             if (op instanceof Snapshotting s) {
                 chainState.add(0, s);
             }
@@ -241,21 +220,6 @@ public final class JobGraph {
         return new Built(next, tail.tail());
     }
 
-    private static String kindOf(OpSpec spec) {
-        return switch (spec) {
-            case OpSpec.Map m -> "map";
-            case OpSpec.Filter f -> "filter";
-            case OpSpec.FlatMap f -> "flatMap";
-            case OpSpec.Timestamps t -> "timestamps";
-            case OpSpec.Stamp t -> "stamp";
-            case OpSpec.Lookup l -> "lookup";
-        };
-    }
-
-    private Class<?> classAt(int vertex, int position, Class<?> type) {
-        return classes.computeIfAbsent(vertex + "/" + position + "/" + type.getName(), k -> specializer.specialize(type));
-    }
-
     private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, OperatorPositions positions, List<Snapshotting> stateful) {
         switch (tailSpec) {
             case TailSpec.Sink s -> {
@@ -264,7 +228,7 @@ public final class JobGraph {
                 GuardedWriter<?> writer = new GuardedWriter<>(s.factory().open(s.copy() * g + global(instance, v), s.copies() * g));
                 requireCheckpointed(writer, s.info(), s.factory().describe());
                 sinks.add(writer);
-                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, SinkOp.class), s.info(), writer);
+                Inlet<?> op = ops.create(v.id(), position, SinkOp.class, s.info(), writer);
                 positions.add(position, "sink", s.info(), op, null);
                 stateful.add((Snapshotting) op);
                 return new Built(op, (ChainTail) op);
@@ -273,7 +237,7 @@ public final class JobGraph {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(pw.edge());
                 Inbox[] destinations = inboxes.get(edge.to());
-                KeyedFrameFactory<?> frames = frameFactory(v.id(), position, pw.info(), pw.aggregation());
+                KeyedFrameFactory<?> frames = ops.frameFactory(v.id(), position, pw.info(), pw.aggregation());
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null : openLateRecords(pw, v, instance);
                 if (late != null) {
                     requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());
@@ -285,8 +249,7 @@ public final class JobGraph {
                 int inputProducers = numbering.perInput(plan.vertices().get(edge.to()))[edge.input()];
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
                 ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, producer - inputBase, inputProducers);
-                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, PartialWindowOp.class),
-                        pw.info(), agg.window(), router, release, frames, codecFor(pw),
+                Inlet<?> op = ops.create(v.id(), position, PartialWindowOp.class, pw.info(), agg.window(), router, release, frames, codecFor(pw),
                         shuffleOutput(edge, pw, producer, destinations), late);
                 partials.add((WindowPartial) op);
                 positions.add(position, "window-partial", pw.info(), op, null);
@@ -297,7 +260,7 @@ public final class JobGraph {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(x.edge());
                 int producer = numbering.base(edge) + global(instance, v);
-                Inlet<?> op = specializer.newInstance(classAt(v.id(), position, ExchangeOp.class), x.info(),
+                Inlet<?> op = ops.create(v.id(), position, ExchangeOp.class, x.info(),
                         x.spread() == TailSpec.Spread.BROADCAST, shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
                 positions.add(position, "exchange", x.info(), op, null);
                 stateful.add((Snapshotting) op);
@@ -312,7 +275,7 @@ public final class JobGraph {
                 for (int b = branches.size() - 2; b >= 0; b--) {
                     int position = positions.take();
                     Inlet<?> first = branches.get(b).head();
-                    head = specializer.newInstance(classAt(v.id(), position, ForkOp.class), f.info(), first, head);
+                    head = ops.create(v.id(), position, ForkOp.class, f.info(), first, head);
                     positions.add(position, "fork", f.info(), head, first);
                 }
                 return new Built(head, new ForkTail(branches.stream().map(Built::tail).toList()));
@@ -371,112 +334,27 @@ public final class JobGraph {
         return wiring.remoteOutput(producer, edge.to(), destinations, peers, Channels.data(edge.id()), codecFor(pw));
     }
 
-    private KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
-        return switch (agg.key()) {
-            case KeySpec.LongKey k -> new KeyedFrameFactory<>(
-                    ClassSpecializer.constructorOf(classAt(vertex, position, LongKeyedFrame.class)), info, k.keyFn(), agg.op());
-            case KeySpec.NoKey k -> new KeyedFrameFactory<>(
-                    ClassSpecializer.constructorOf(classAt(vertex, position, SingleKeyFrame.class)), info, agg.op());
-            case KeySpec.ObjectKey k -> new KeyedFrameFactory<>(
-                    ClassSpecializer.constructorOf(classAt(vertex, position, ObjectKeyedFrame.class)), info, k.keyFn(), agg.op());
-        };
-    }
-
-    private Inlet<?> buildOp(int vertex, int position, OpSpec spec, Inlet<?> next) {
-        return switch (spec) {
-            case OpSpec.Map m -> specializer.newInstance(classAt(vertex, position, MapOp.class), m.info(), m.fn(), next);
-            case OpSpec.Filter f -> specializer.newInstance(classAt(vertex, position, FilterOp.class), f.info(), f.predicate(), next);
-            case OpSpec.FlatMap f -> specializer.newInstance(classAt(vertex, position, FlatMapOp.class), f.info(), f.fn(), next);
-            case OpSpec.Lookup l -> specializer.newInstance(classAt(vertex, position, LookupOp.class), l.info(), l.valueOf(), l.keyFn(),
-                    l.inner(), l.joinFn(), next);
-            case OpSpec.Stamp t -> specializer.newInstance(classAt(vertex, position, StampOp.class), t.info(), next);
-            case OpSpec.Timestamps t -> specializer.newInstance(classAt(vertex, position, TimestampOp.class),
-                    t.info(), t.timestampFn(), t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
-                    clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), next);
-        };
-    }
-
-    /** Hew-meld releases credit per batch; low watermarks are periodic. */
-    private long watermarkIntervalNanos() {
-        return config.progress() == Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
-    }
-
-    /** The codec of an aggregation's frames in checkpoints; null when it has no accumulator codec (checkpoints refused). */
-    private static ShuffleItemCodec frameCodec(WindowAggregation agg, OperatorInfo info) {
-        return agg.op().accumulatorCodec() == null ? null : new ShuffleItemCodec(info, agg.op().accumulatorCodec());
-    }
-
     /** The checkpoint part of instance {@code instance} of vertex {@code v}, by global index. */
     private String partName(VertexPlan v, int instance) {
         return PartNames.of(v.id(), global(instance, v));
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private void buildHead(VertexPlan v, int instance, Inlet<?> next, OperatorPositions positions, List<Snapshotting> stateful,
                            ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
         TaskletState state = new TaskletState(partName(v, instance), stateful, tail);
         parts.add(partName(v, instance));
-        switch (v.head()) {
-            case HeadSpec.Source s -> {
-                SourceReader<?> reader = s.factory() instanceof GeneratorSource<?> g
-                        ? specializer.newInstance(classAt(v.id(), 0, GeneratorReader.class), g.readerArguments(global(instance, v),
-                                globalParallelism(v)))
-                        : s.factory().createReader(global(instance, v), globalParallelism(v));
-                positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
-                tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
-                        state, cp));
-            }
-            case HeadSpec.Exchange x -> {
-                Operator op = specializer.newInstance(classAt(v.id(), 0, ExchangeInOp.class), x.info(), next);
-                positions.add(0, "exchange-in", x.info(), op, next);
-                // an exchange carries records and low watermarks, whatever the job's progress mode
-                bindFinal(v, instance, x.info(), op, Progress.WATERMARK, 1, next, state, cp, false);
-            }
-            case HeadSpec.FinalWindow fw -> {
-                WindowAggregation agg = fw.aggregation();
-                KeyedFrameFactory<?> frames = frameFactory(v.id(), 0, fw.info(), agg);
-                WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
-                Operator op = switch (fw.output()) {
-                    case WindowOutput.PerKey p -> specializer.newInstance(classAt(v.id(), 0, FinalWindowOp.class), fw.info(), agg.window(),
-                            router, global(instance, v), globalParallelism(v), frames, frameCodec(agg, fw.info()), next);
-                    case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global(instance, v),
-                            globalParallelism(v), frames, frameCodec(agg, fw.info()), t, (Inlet) next);
-                };
-                positions.add(0, "window-final", fw.info(), op, next);
-                bindFinal(v, instance, fw.info(), op, agg.progress(), agg.window().slide(), next, state, cp, true);
-            }
-            case HeadSpec.WindowJoin j -> {
-                WindowAggregation left = j.left();
-                WindowRouter router = WindowRouter.of(left.routing(), left.window());
-                // each side's frames get a class copy of their own, so that neither side's aggregation pollutes the other's profile
-                Operator op = new WindowJoinOp(j.info(), left.window(), router, global(instance, v), globalParallelism(v),
-                        frameFactory(v.id(), 0, j.info(), left), frameCodec(left, j.info()),
-                        frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), j.join().type(), j.join().joinFn(),
-                        (Inlet) next);
-                positions.add(0, "window-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp, true);
-            }
-            case HeadSpec.IntervalJoin j -> {
-                WindowAggregation left = j.left();
-                Operator op = new IntervalJoinOp(j.info(), left.window(), WindowRouter.of(left.routing(), left.window()), global(instance, v),
-                        globalParallelism(v), frameFactory(v.id(), 0, j.info(), left), frameCodec(left, j.info()),
-                        frameFactory(v.id(), -1, j.info(), j.right()), frameCodec(j.right(), j.info()), left.key() instanceof KeySpec.LongKey,
-                        j.lowerMs(), j.upperMs(), j.joinFn(), next);
-                positions.add(0, "interval-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, left.progress(), left.window().slide(), next, state, cp, true);
-            }
-            case HeadSpec.LookupJoin j -> {
-                WindowAggregation stream = j.stream();
-                Operator op = new LookupJoinOp(j.info(), stream.window(), WindowRouter.of(stream.routing(), stream.window()),
-                        global(instance, v), globalParallelism(v), frameFactory(v.id(), 0, j.info(), stream), frameCodec(stream, j.info()),
-                        frameFactory(v.id(), -1, j.info(), j.table()), frameCodec(j.table(), j.info()),
-                        stream.key() instanceof KeySpec.LongKey, j.type(), j.valueFn(), j.joinFn(), next);
-                positions.add(0, "lookup-join", j.info(), op, next);
-                bindFinal(v, instance, j.info(), op, stream.progress(), stream.window().slide(), next, state, cp, true);
-            }
+        if (v.head() instanceof HeadSpec.Source s) {
+            SourceReader<?> reader = ops.reader(v.id(), s, global(instance, v), globalParallelism(v));
+            positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
+            tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
+                    state, cp));
+            return;
         }
+        OperatorFactory.Head head = ops.head(v.id(), v.head(), global(instance, v), globalParallelism(v), next);
+        positions.add(0, head.kind(), v.head().info(), head.op(), next);
+        bindFinal(v, instance, v.head().info(), head.op(), head.progress(), head.epochLength(), next, state, cp, head.window());
     }
 
     /**

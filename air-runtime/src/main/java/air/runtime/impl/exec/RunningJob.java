@@ -61,7 +61,7 @@ public final class RunningJob implements Job {
 
     public static RunningJob start(PhysicalPlan plan, JobConfig config) {
         if (!INLINE_HINT_GIVEN.getAndSet(true) && !JvmFlags.operatorsForceInlined()) {
-            LOG.info("for full speed run the JVM with {} (see README, Tuning)", String.join(" ", JvmFlags.recommended()));
+            LOG.info("for full speed run the JVM with {} (see docs/operations.md, Tuning)", String.join(" ", JvmFlags.recommended()));
         }
         JobContext context = new JobContext(config.name());
         ClusterSession cluster = config.cluster() == null ? null : ClusterAccess.session(config.cluster());

@@ -1,4 +1,4 @@
-package air.channels.mpj;
+package air.mpj;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

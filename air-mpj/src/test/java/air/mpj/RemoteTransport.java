@@ -1,4 +1,4 @@
-package air.channels.mpj;
+package air.mpj;
 
 import air.channels.Frame;
 import air.channels.FrameCodec;

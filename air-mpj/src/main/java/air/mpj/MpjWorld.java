@@ -1,4 +1,4 @@
-package air.channels.mpj;
+package air.mpj;
 
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package air.channels.mpj;
+package air.mpj;
 
 import air.channels.Frame;
 import air.channels.bootstrap.PeerBootstrap;
@@ -28,7 +28,7 @@ public final class MpjAgent {
 
     public static void main(String[] args) throws Exception {
         int controlPort = Integer.parseInt(args[0]);
-        MpjTransport transport = PeerBootstrap.startMpj(WorldSpec.of(args, System.getenv()));
+        MpjTransport transport = (MpjTransport) PeerBootstrap.joinMpj(WorldSpec.of(args, System.getenv())).transport();
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), controlPort)) {
             s.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(s.getInputStream());
