@@ -6,7 +6,7 @@
 #  - a CHECK line (runs with --kill) must say lost=0 dup=0.
 # A run whose output differs gets a line "DIFFERS <run>: why"; the scripts put none of its figures
 # into a median or a ratio, and end with exit status 1.
-# Needs JAVA (a java binary), BENCH_JAR (a class path holding air.benchmarks.YsbLoop) and CHECK_DIR
+# Needs JAVA (a java binary), BENCH_JAR (a class path holding air.benchmarks.YsbLoop and air.launcher.Quantiles) and CHECK_DIR
 # (a scratch folder the script removes).
 
 CHECKED=0      # runs checked
@@ -95,5 +95,6 @@ vouch_summary() {
   [ "$DIFFERED" = 0 ]
 }
 
-# pct P: the nearest-rank P quantile (0 < P <= 1) of the numbers on stdin, one a line; n/a for none.
-pct() { sort -n | awk -v p="$1" '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} i=int(p*NR+0.999999); if (i<1) i=1; if (i>NR) i=NR; print a[i]}'; }
+# pct P: the nearest-rank P quantile (0 <= P <= 1) of the whole numbers on stdin, one a line, n/a for none: an
+# HdrHistogram's (air.launcher.Quantiles, in the benchmarks jar), as the CHECK lines' and LATENCY lines' percentiles are.
+pct() { "$JAVA" -cp "$BENCH_JAR" air.launcher.Quantiles "$1"; }

@@ -231,13 +231,13 @@ public final class ReplicaSupervisor {
             recovery[k] = first < 0 ? -1 : first - killedAt;
             RestartSupervisor.say(out, "[launcher] kill %d: takeover_ms=%d first_output_ms=%d", k + 1, takeoverMs.get(k), recovery[k]);
         }
-        long[] known = Quantiles.known(recovery);
-        long[] takeovers = Quantiles.known(takeoverMs.stream().mapToLong(Long::longValue).toArray());
+        Quantiles known = Quantiles.of(recovery);
+        Quantiles takeovers = Quantiles.of(takeoverMs.stream().mapToLong(Long::longValue).toArray());
         OutputCheck.Outcome o = check.check();
         RestartSupervisor.say(out, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s takeover_p50_ms=%s"
                         + " takeover_p95_ms=%s takeover_max_ms=%s rows=%d",
-                o.lost(), o.duplicated(), kills.size(), Quantiles.rank(known, 0.50), Quantiles.rank(known, 0.95), Quantiles.max(known),
-                Quantiles.rank(takeovers, 0.50), Quantiles.rank(takeovers, 0.95), Quantiles.max(takeovers), o.rows());
+                o.lost(), o.duplicated(), kills.size(), known.rank(0.50), known.rank(0.95), known.max(),
+                takeovers.rank(0.50), takeovers.rank(0.95), takeovers.max(), o.rows());
         return o.exact();
     }
 }

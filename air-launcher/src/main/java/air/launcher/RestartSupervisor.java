@@ -193,14 +193,15 @@ public final class RestartSupervisor {
             long again = next < attempts.size() ? attempts.get(next).allRunningAgainMs() : -1;
             recovery[k] = first < 0 ? -1 : first - kills.get(k);
             running[k] = again < 0 ? -1 : again - kills.get(k);
+            say(out, "[launcher] kill %d: first_output_ms=%d running_again_ms=%d", k + 1, recovery[k], running[k]);
         }
-        long[] known = Quantiles.known(recovery);
-        long[] runningKnown = Quantiles.known(running);
+        Quantiles known = Quantiles.of(recovery);
+        Quantiles runningKnown = Quantiles.of(running);
         OutputCheck.Outcome o = check.check();
         say(out, "CHECK lost=%d dup=%d kills=%d recovery_p50_ms=%s recovery_p95_ms=%s recovery_max_ms=%s running_again_p50_ms=%s"
                         + " running_again_p95_ms=%s rows=%d",
-                o.lost(), o.duplicated(), kills.size(), Quantiles.rank(known, 0.50), Quantiles.rank(known, 0.95), Quantiles.max(known),
-                Quantiles.rank(runningKnown, 0.50), Quantiles.rank(runningKnown, 0.95), o.rows());
+                o.lost(), o.duplicated(), kills.size(), known.rank(0.50), known.rank(0.95), known.max(),
+                runningKnown.rank(0.50), runningKnown.rank(0.95), o.rows());
         return o.exact();
     }
 

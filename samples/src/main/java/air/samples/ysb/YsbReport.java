@@ -39,24 +39,19 @@ public final class YsbReport {
         YsbRows rows = o.rows();
         long firstWindow = YsbGenerator.T0;
         long lastWindow = YsbGenerator.T0 + (o.rows().windows() - 1) * YsbGenerator.WINDOW_MS;
-        long[] latencies = LongStream.range(0, rows.size())
+        // latency of a row: its emission after its window's scheduled end (never negative: a window fires after an event at or past its end)
+        Quantiles latencies = Quantiles.of(LongStream.range(0, rows.size())
                 .filter(i -> rows.windowStart[(int) i] != firstWindow && rows.windowStart[(int) i] != lastWindow)
                 .map(i -> {
                     long windowEndNanos = o.scheduleStartNanos()
                             + (rows.windowStart[(int) i] + YsbGenerator.WINDOW_MS - YsbGenerator.T0) * 1_000_000L;
-                    return rows.emitNanos[(int) i] - windowEndNanos;
-                })
-                .sorted().toArray();
+                    return Math.max(0, rows.emitNanos[(int) i] - windowEndNanos) / 1_000; // microseconds: exact to 131 ms
+                }).toArray());
+        boolean none = latencies.count() == 0;
         return String.format(Locale.ROOT, "LATENCY engine=%s p=%d offered=%d rows=%d p50_ms=%.3f p99_ms=%.3f max_ms=%.3f min_ms=%.3f",
-                ENGINE, o.args().parallelism(), o.args().offered(), latencies.length,
-                rank(latencies, 0.50) / 1e6, rank(latencies, 0.99) / 1e6,
-                latencies.length == 0 ? Double.NaN : latencies[latencies.length - 1] / 1e6,
-                latencies.length == 0 ? Double.NaN : latencies[0] / 1e6);
-    }
-
-    /** Nearest-rank percentile of a sorted array, NaN for none. */
-    static double rank(long[] sorted, double p) {
-        return sorted.length == 0 ? Double.NaN : Quantiles.nearestRank(sorted, p);
+                ENGINE, o.args().parallelism(), o.args().offered(), latencies.count(),
+                none ? Double.NaN : latencies.at(0.50) / 1e3, none ? Double.NaN : latencies.at(0.99) / 1e3,
+                none ? Double.NaN : Double.parseDouble(latencies.max()) / 1e3, none ? Double.NaN : latencies.min() / 1e3);
     }
 
     /** Checks the total against the generator and the checksum against the reference; prints why not. */

@@ -19,51 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What YsbReport vouches for: the reference checksum decides the exit status (YsbMain.report), and
- * the latency percentiles are nearest-rank (YSB-SPEC 7.2) over the windows but the first and last.
+ * the latency percentiles (nearest rank, YSB-SPEC 7.2, from air.launcher.Quantiles) cover the windows but the first and last.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class YsbReportTest {
 
     private static final String REFERENCE_5M = "918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871";
 
-    // ---- nearest-rank percentiles
-
-    @Test
-    void nearest_rank_of_one_to_a_hundred() {
-        long[] v = LongStream.rangeClosed(1, 100).toArray();
-        assertThat(YsbReport.rank(v, 0.50)).isEqualTo(50);
-        assertThat(YsbReport.rank(v, 0.95)).isEqualTo(95);
-        assertThat(YsbReport.rank(v, 0.99)).isEqualTo(99);
-        assertThat(YsbReport.rank(v, 1.00)).isEqualTo(100);
-        assertThat(YsbReport.rank(v, 0.001)).isEqualTo(1);
-        assertThat(YsbReport.rank(v, 0.0)).isEqualTo(1);
-    }
-
-    @Test
-    void nearest_rank_is_the_smallest_value_with_at_least_p_of_the_values_at_or_below_it() {
-        long[] ten = LongStream.rangeClosed(1, 10).map(i -> i * 10).toArray(); // 10, 20, .., 100
-        assertThat(YsbReport.rank(ten, 0.50)).isEqualTo(50);
-        assertThat(YsbReport.rank(ten, 0.51)).isEqualTo(60);
-        assertThat(YsbReport.rank(ten, 0.95)).isEqualTo(100);
-        assertThat(YsbReport.rank(ten, 0.99)).isEqualTo(100);
-        assertThat(YsbReport.rank(new long[] {3, 9}, 0.50)).isEqualTo(3);
-        // exact for every n: ceil(p * n) computed in doubles never lands one rank off for these p
-        for (int n = 1; n <= 2_000; n++) {
-            long[] v = LongStream.rangeClosed(1, n).toArray();
-            assertThat(YsbReport.rank(v, 0.50)).isEqualTo((double) ((50L * n + 99) / 100));
-            assertThat(YsbReport.rank(v, 0.95)).isEqualTo((double) ((95L * n + 99) / 100));
-            assertThat(YsbReport.rank(v, 0.99)).isEqualTo((double) ((99L * n + 99) / 100));
-        }
-    }
-
-    @Test
-    void no_values_have_no_percentile_and_one_value_is_every_percentile() {
-        assertThat(YsbReport.rank(new long[0], 0.50)).isNaN();
-        assertThat(YsbReport.rank(new long[0], 0.99)).isNaN();
-        for (double p : new double[] {0.0, 0.01, 0.50, 0.95, 0.99, 1.0}) {
-            assertThat(YsbReport.rank(new long[] {7}, p)).isEqualTo(7);
-        }
-    }
+    // the percentiles themselves are air.launcher.Quantiles' (QuantilesTest)
 
     /** Rows of four windows; window k's rows reach the sink {@code latenciesMs[k][i]} after the window's end. */
     private static YsbRun.Outcome latencyRun(long scheduleStart, long[][] latenciesMs) {
