@@ -272,16 +272,16 @@ public final class LocalCluster implements PeerGroup {
         }
     }
 
-    /** Runs a whole local cluster to completion, printing its output; the first failing peer's status. */
+    /** Runs a whole local cluster to completion, printing its output; the first failing peer's status ({@link ExitCodes#ofPeer}). */
     public static int run(Spec spec, long timeoutMs) throws IOException, InterruptedException {
         try (LocalCluster c = start(spec)) {
             int[] codes = c.await(timeoutMs);
             for (int code : codes) {
                 if (code != 0) {
-                    return code == -1 ? 1 : code;
+                    return ExitCodes.ofPeer(code);
                 }
             }
-            return 0;
+            return ExitCodes.OK;
         }
     }
 }

@@ -206,7 +206,7 @@ public final class ReplicaSupervisor {
         for (int p : live) {
             if (codes[p] != 0) {
                 RestartSupervisor.say(out, "[launcher] peer %d exited with status %d", p, codes[p]);
-                return codes[p] == -1 ? 1 : codes[p];
+                return ExitCodes.ofPeer(codes[p]);
             }
         }
         boolean exact = report(o, kills, takeoverMs, victimBlocks, watch.restored(), check, out);

@@ -161,25 +161,25 @@ public final class RestartSupervisor {
                 break;
             }
             if (o.finalExitCodes().contains(worst)) {
-                return worst; // a restart would not help
+                return ExitCodes.ofPeer(worst); // a restart would not help
             }
             if (restarts == o.maxRestarts()) {
                 say(out, "[launcher] giving up after %d restarts", restarts);
-                return 3;
+                return ExitCodes.JOB_FAILED;
             }
             restarts++;
             say(out, "[launcher] restart %d: every peer resumes from the newest checkpoint in %s%s", restarts, o.checkpoints(),
                     kills.isEmpty() ? "" : " (the attempt ended " + (endedMs - kills.get(kills.size() - 1)) + " ms after the last kill)");
         }
         if (o.kills() == 0) {
-            return 0;
+            return ExitCodes.OK;
         }
         boolean exact = report(kills, killAttempt, attempts, check, out);
         if (kills.size() < o.kills()) {
             say(out, "[launcher] only %d of %d kills landed before the job ended: make the run longer", kills.size(), o.kills());
-            return 1;
+            return ExitCodes.CHECK_FAILED;
         }
-        return exact ? 0 : 1;
+        return exact ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 
     /** Prints the CHECK line; true when nothing was lost or duplicated. */

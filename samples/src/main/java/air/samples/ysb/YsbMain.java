@@ -21,7 +21,7 @@ public final class YsbMain {
             return;
         }
         if (wantsHelp(argv)) {
-            System.out.println(YsbArgs.USAGE);
+            System.out.print(YsbArgs.usage());
             System.exit(0);
             return;
         }
@@ -30,7 +30,7 @@ public final class YsbMain {
             args = YsbArgs.parse(argv);
         } catch (IllegalArgumentException e) {
             System.err.println("ysb: " + e.getMessage());
-            System.err.println(YsbArgs.USAGE);
+            System.err.println("ysb: usage: ysb N [P] [options]; './air ysb --help' lists them");
             System.exit(2);
             return;
         }
@@ -39,12 +39,7 @@ public final class YsbMain {
 
     /** {@code --help} or {@code -h} anywhere: the usage, exit 0. */
     static boolean wantsHelp(String... argv) {
-        for (String a : argv) {
-            if (a.equals("--help") || a.equals("-h")) {
-                return true;
-            }
-        }
-        return false;
+        return YsbCommand.wantsHelp(argv);
     }
 
     /** Started by the local launcher, srun or mpjrun: joins the cluster and runs this peer's part. */

@@ -3,6 +3,7 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -30,17 +31,68 @@ class YsbArgsTest {
     }
 
     @Test
-    void bad_arguments_are_named() {
-        assertThatThrownBy(() -> YsbArgs.parse()).hasMessageContaining("N (number of events) is required");
-        assertThatThrownBy(() -> YsbArgs.parse("5X")).hasMessage("N must be a non-negative count like 5M, got '5X'");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "0")).hasMessage("P must be > 0, got 0");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "--seed", "abc")).hasMessage("--seed must be a 64-bit integer, got 'abc'");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "--rate")).hasMessage("--rate needs a value");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "--fast")).hasMessage("unknown option --fast");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "1", "2")).hasMessage("unexpected argument '2'");
+    void bad_arguments_are_usage_errors_naming_the_option() {
+        assertThatThrownBy(() -> YsbArgs.parse()).hasMessage("Missing required parameter: 'N'");
+        assertThatThrownBy(() -> YsbArgs.parse("5X"))
+                .hasMessage("Invalid value for positional parameter at index 0 (N): must be a non-negative count like 5M, got '5X'");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "0"))
+                .hasMessage("Invalid value for positional parameter at index 1 (P): must be in [1, 4096], got 0");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--seed", "abc"))
+                .hasMessage("Invalid value for option '--seed': must be a 64-bit integer, got 'abc'");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--rate")).hasMessage("Missing required parameter for option '--rate' (R)");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--fast")).hasMessage("Unknown option: '--fast'");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "1", "2")).hasMessage("Unmatched argument at index 2: '2'");
         assertThatThrownBy(() -> YsbArgs.parse("99999999999G")).hasMessageContaining("non-negative count");
-        assertThatThrownBy(() -> YsbArgs.parse("5M", "--routing", "hash")).hasMessage("--routing must be AIR or KEY, got 'hash'");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--routing", "hash"))
+                .hasMessage("Invalid value for option '--routing': must be AIR or KEY, got 'hash'");
         assertThat(YsbArgs.parse("5M", "--routing", "air").routing()).isEqualTo(Routing.AIR);
+    }
+
+    @Test
+    void ranges_are_checked_where_the_option_is_parsed_not_when_the_job_runs() {
+        // these once failed the job (a batch of -1294967296 records) or never ended (a strided index overflowing)
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--batch", "3G"))
+                .hasMessage("Invalid value for option '--batch': must be in [1, 1048576], got 3G");
+        assertThatThrownBy(() -> YsbArgs.parse("9223372036854775807", "2"))
+                .hasMessage("Invalid value for positional parameter at index 0 (N): must be in [0, 1000000000000000], got 9223372036854775807");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--peers", "300")).hasMessageContaining("'--peers': must be in [1, 256]");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--replicas", "17")).hasMessageContaining("'--replicas': must be in [1, 16]");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--kill", "0")).hasMessageContaining("'--kill': must be in [1, 1000]");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--checkpoint-interval", "0s"))
+                .hasMessageContaining("'--checkpoint-interval': must be a positive duration");
+        assertThat(YsbArgs.parse("5M", "--batch", "1M").batch()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void options_take_their_value_after_an_equals_sign_too() {
+        YsbArgs a = YsbArgs.parse("5M", "2", "--seed=9", "--routing=AIR", "--progress=hewmeld", "--query=ysbm", "--batch=256");
+        assertThat(a.seed()).isEqualTo(9);
+        assertThat(a.routing()).isEqualTo(Routing.AIR);
+        assertThat(a.progress()).isEqualTo(Progress.HEWMELD);
+        assertThat(a.query()).isEqualTo(YsbArgs.Query.YSBM);
+        assertThat(a.batch()).isEqualTo(256);
+        assertThat(a.out()).isEqualTo(Path.of("out", "ysbm-5000000.csv"));
+    }
+
+    @Test
+    void fault_tolerance_options_combine_as_before() {
+        YsbArgs a = YsbArgs.parse("5M", "1", "--peers", "4", "--replicas", "1", "--kill", "3", "--kill-seed", "7");
+        assertThat(a.faults().replicas()).isEqualTo(1);
+        assertThat(a.faults().kills()).isEqualTo(3);
+        assertThat(a.faults().killSeed()).isEqualTo(7);
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--peers", "2", "--replicas", "1", "--checkpoints", "/tmp/x"))
+                .hasMessageContaining("choose one");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--kill", "2")).hasMessageContaining("--kill needs --checkpoints DIR or --replicas K");
+    }
+
+    @Test
+    void help_lists_every_option() {
+        String usage = YsbArgs.usage();
+        for (String option : new String[] {"--seed", "--rate", "--offered", "--out", "--routing", "--progress", "--watermark-ms", "--batch",
+                "--peers", "--checkpoints", "--checkpoint-interval", "--replicas", "--kill", "--kill-seed", "--query", "--quiet", "--help"}) {
+            assertThat(usage).contains(option);
+        }
+        assertThat(usage).startsWith("Usage: ysb").contains("Exit codes: 0 ok, 1 output check failed, 2 usage, 3 job failed");
     }
 
     @Test
