@@ -2,6 +2,7 @@ package air.dsl;
 
 import air.runtime.api.SourceFactory;
 import air.runtime.source.GeneratorSource;
+import air.runtime.source.PushSource;
 import air.runtime.source.SupplierSource;
 import java.util.List;
 import java.util.Objects;
@@ -37,13 +38,25 @@ public final class Sources {
         return new GeneratorSource<>("generate", count, generatorFn);
     }
 
-    /** {@code count} records from a supplier, read by a single instance. */
+    /**
+     * {@code count} records from a supplier, read by a single instance, a batch at a time: for
+     * generated input. For live input the application hands over as it comes, use {@link #push}.
+     */
     public static <T> SourceFactory<T> fromSupplier(long count, Supplier<? extends T> supplier) {
         if (count < 0) {
             throw new IllegalArgumentException("Sources.fromSupplier(count, supplier): count must be >= 0, was " + count);
         }
         Objects.requireNonNull(supplier, "Sources.fromSupplier(count, supplier): supplier is null");
         return new SupplierSource<>(count, supplier);
+    }
+
+    /**
+     * Live input: the application calls {@link PushSource#offer} (blocking while {@code capacity}
+     * records wait: backpressure) and {@link PushSource#close} at the end; the job reads whatever
+     * was offered at each poll, without waiting for a full batch.
+     */
+    public static <T> PushSource<T> push(int capacity) {
+        return new PushSource<>(capacity);
     }
 
 }

@@ -101,6 +101,6 @@ class IdleSourceTest {
         job.join();
         assertThat(fired).as("windows fired while the sources were idle; progress: %s", job.progressReport()).isTrue();
         assertThat(results).containsExactlyInAnyOrder("[0,10) a=2", "[10,20) a=1", "[20,30) b=1");
-        assertThat(registry.get("air.late.records").functionCounter().count()).isEqualTo(1);
+        assertThat(job.summary().lateRecords()).isEqualTo(1);
     }
 }

@@ -175,13 +175,13 @@ class ReplicationTest {
             }
         }
         assertThat(count(registries.get(host), "air.takeovers")).as("peer " + host + " took the share over").isEqualTo(1);
-        double results = 0;
+        long results = 0;
         for (int r = 0; r < peers; r++) {
             if (r != victim) {
-                results += registries.get(r).find("air.window.results").functionCounter().count();
+                results += jobs.get(r).get().summary().windowResults();
             }
         }
-        assertThat(results).as("the survivors' meters count the results of the share taken over too").isEqualTo(rows.size());
+        assertThat(results).as("the survivors' summaries count the results of the share taken over too").isEqualTo(rows.size());
         assertThat(collected(rows)).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
         assertReleased();
     }

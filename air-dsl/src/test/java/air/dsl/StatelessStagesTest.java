@@ -2,8 +2,13 @@ package air.dsl;
 
 import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.Job;
+import air.runtime.JobStatus;
+import air.runtime.JobSummary;
 import air.runtime.sink.CollectSink;
+import air.runtime.source.PushSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,10 +82,9 @@ class StatelessStagesTest {
         assertThat(captured.toString(StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrder("n=0", "n=1", "n=2");
 
         Pipeline q = Pipeline.create();
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         q.readFrom(Sources.generate(3, i -> i)).writeTo(Sinks.log("air.test.results"));
-        q.execute(config(1).meterRegistry(registry));
-        assertThat(registry.get("air.records.in").tag("kind", "sink").functionCounter().count()).isEqualTo(3);
+        Job job = q.execute(config(1));
+        assertThat(job.summary().ofKind("sink")).singleElement().extracting(JobSummary.Operator::recordsIn).isEqualTo(3L);
     }
 
     @Test
@@ -91,17 +97,52 @@ class StatelessStagesTest {
     }
 
     @Test
-    void meters_count_records_in_and_out_per_operator() {
+    void meters_count_records_in_and_out_per_operator_while_the_job_runs_and_the_summary_keeps_them() throws InterruptedException {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PushSource<Long> input = Sources.push(1_000); // the job runs until the source is closed: its meters can be read meanwhile
         Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generate(100, i -> i))
+        p.readFrom(input)
                 .filter(x -> x < 30).named("keep-small")
+                .map(x -> x)
                 .writeTo(Sinks.collect());
-        p.execute(config(2).meterRegistry(registry));
+        Job job = p.submit(config(1).meterRegistry(registry));
+        for (long i = 0; i < 100; i++) {
+            input.offer(i);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((registry.get("air.records.in").tag("operator", "keep-small").functionCounter().count() < 100
+                || registry.get("air.records.in").tag("kind", "sink").functionCounter().count() < 30) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000L); // polls a meter; the job runs on its own threads
+        }
         assertThat(registry.get("air.records.in").tag("operator", "keep-small").functionCounter().count()).isEqualTo(100);
         assertThat(registry.get("air.records.out").tag("operator", "keep-small").functionCounter().count()).isEqualTo(30);
         assertThat(registry.get("air.records.out").tag("kind", "source").functionCounter().count()).isEqualTo(100);
+        // an unnamed operator's tag is its kind and plan position, never its source line
+        assertThat(registry.get("air.records.in").tag("kind", "map").functionCounter().getId().getTag("operator")).isEqualTo("map@v0.2");
+        input.close();
+        job.join();
         assertThat(registry.get("air.job.duration").tag("status", "FINISHED").timer().count()).isEqualTo(1);
+        JobSummary s = job.summary();
+        assertThat(s.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(s.recordsIn()).isEqualTo(100);
+        assertThat(s.operator("keep-small").recordsIn()).isEqualTo(100);
+        assertThat(s.operator("keep-small").recordsOut()).isEqualTo(30);
+        assertThat(s.operator("map@v0.2").recordsOut()).isEqualTo(30);
+        assertThatThrownBy(() -> s.operator("nope")).hasMessageContaining("has no operator named 'nope'").hasMessageContaining("keep-small");
+    }
+
+    @Test
+    void an_ended_job_leaves_no_meter_that_holds_its_operators_behind() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        for (int i = 0; i < 1_000; i++) {
+            Pipeline p = Pipeline.create();
+            p.readFrom(Sources.generate(10, x -> x)).withTimestamps(x -> x, 0).keyByLong(x -> x % 2).window(Windows.tumbling(5))
+                    .aggregate(Aggregations.count()).writeTo(Sinks.collect());
+            p.execute(config(2).meterRegistry(registry));
+        }
+        // what is left adds up over runs of the same job name and holds no job: air.job.duration
+        assertThat(registry.getMeters()).extracting(m -> m.getId().getName()).containsOnly("air.job.duration");
+        assertThat(registry.get("air.job.duration").timer().count()).isEqualTo(1_000);
     }
 
     @Test

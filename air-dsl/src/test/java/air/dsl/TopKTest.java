@@ -8,6 +8,7 @@ import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.dsl.TestPipelines.Event;
 import air.runtime.Cluster;
+import air.runtime.Job;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.WindowDefinition;
@@ -71,10 +72,9 @@ class TopKTest {
         p.readFrom(Sources.generate(1000, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> i % 10).window(Windows.tumbling(100))
                 .topK(2, Aggregations.sum(i -> i), Comparator.<Long>reverseOrder()) // the two smallest sums
                 .writeTo(sink);
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        p.execute(config(3).routing(Routing.AIR).meterRegistry(registry));
+        Job job = p.execute(config(3).routing(Routing.AIR));
         assertThat(collected(sink.items())).hasSize(10).containsEntry("[0,100)", "0=450 1=460").containsEntry("[900,1000)", "0=9450 1=9460");
-        assertThat(registry.get("air.window.results").functionCounter().count()).isEqualTo(10);
+        assertThat(job.summary().windowResults()).isEqualTo(10);
     }
 
     @Test

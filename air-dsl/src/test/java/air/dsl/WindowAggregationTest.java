@@ -4,13 +4,13 @@ import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import air.dsl.TestPipelines.Event;
+import air.runtime.Job;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -135,11 +135,10 @@ class WindowAggregationTest {
         CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
         p.readFrom(Sources.fromList(disordered)).withTimestamps(Event::time, 0)
                 .keyBy(Event::key).window(Windows.tumbling(10)).aggregate(Aggregations.count()).writeTo(sink);
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        p.execute(config(1).batchSize(1).progress(Progress.HEWMELD).meterRegistry(registry));
+        Job job = p.execute(config(1).batchSize(1).progress(Progress.HEWMELD));
         // 5 falls in epoch [0,10), released when 20 arrived; 15 is in [10,20), released too (20 - 0 - 1 >= 19)
         assertThat(format(sink.items())).containsExactly("[0,10) a=1", "[20,30) a=1");
-        assertThat(registry.get("air.late.records").functionCounter().count()).isEqualTo(2);
+        assertThat(job.summary().lateRecords()).isEqualTo(2);
     }
 
     @Test
@@ -171,11 +170,10 @@ class WindowAggregationTest {
         CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
         p.readFrom(Sources.fromList(disordered)).withTimestamps(Event::time, 0)
                 .keyBy(Event::key).window(Windows.tumbling(10)).aggregate(Aggregations.count()).writeTo(sink);
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         // an hour-long period: only the first batch publishes, so 5 is not late when it arrives
-        p.execute(config(1).batchSize(1).watermarkIntervalMs(3_600_000).meterRegistry(registry));
+        Job job = p.execute(config(1).batchSize(1).watermarkIntervalMs(3_600_000));
         assertThat(format(sink.items())).containsExactly("[0,10) a=2", "[20,30) a=1");
-        assertThat(registry.get("air.late.records").functionCounter().count()).isZero();
+        assertThat(job.summary().lateRecords()).isZero();
     }
 
     private static List<String> runDisordered(List<Event> events, long disorder, int workers) {
@@ -187,10 +185,9 @@ class WindowAggregationTest {
                 .window(Windows.tumbling(10))
                 .aggregate(Aggregations.count())
                 .writeTo(sink);
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        p.execute(config(workers).batchSize(1).meterRegistry(registry));
+        Job job = p.execute(config(workers).batchSize(1));
         List<String> out = new ArrayList<>(format(sink.items()));
-        out.add("late=" + (long) registry.get("air.late.records").functionCounter().count());
+        out.add("late=" + job.summary().lateRecords());
         return out;
     }
 }

@@ -12,7 +12,11 @@ public interface Job {
     /** Waits for the end; throws {@link JobFailedException} naming the operator when the job failed. */
     void join();
 
-    /** Asks every tasklet to stop; {@link #join} then returns with status CANCELLED. */
+    /**
+     * Stops the job: every tasklet unwinds, and one blocked in a source or a user function (a
+     * {@code take()}, a {@code sleep}, a lock) is interrupted; {@link #join} then returns with status
+     * CANCELLED once every thread has ended (a function that ignores interruption holds it back).
+     */
     void cancel();
 
     /**
@@ -23,4 +27,10 @@ public interface Job {
 
     /** Wall time from start to end, or to now while running. */
     Duration elapsed();
+
+    /**
+     * What the job did on this peer so far — records in and out per operator, window results,
+     * late records — or in all once it ended; readable after the job's meters left the registry.
+     */
+    JobSummary summary();
 }

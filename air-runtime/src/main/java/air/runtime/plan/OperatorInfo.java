@@ -26,6 +26,14 @@ public record OperatorInfo(String kind, String callSite, String label) {
         return label != null ? label : kind + "@" + callSite;
     }
 
+    /**
+     * The name meters and summaries use: the label, else {@code kind@v<vertex>.<position>} — from
+     * the plan's structure, so a dashboard's series keep their names when source lines move.
+     */
+    public String meterName(int vertex, int position) {
+        return label != null ? label : kind + "@v" + vertex + "." + position;
+    }
+
     @Override
     public String toString() {
         return label != null ? label + " (" + kind + "@" + callSite + ")" : name();

@@ -14,6 +14,8 @@ public final class JobContext {
     private final String jobName;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    /** The threads that run operators and user functions (not the transport's receivers). */
+    private final List<Thread> tasklets = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
 
     public JobContext(String jobName) {
@@ -26,6 +28,12 @@ public final class JobContext {
 
     void register(Thread thread) {
         threads.add(thread);
+    }
+
+    /** A thread that runs operators and user functions: {@link #cancelNow} interrupts it. */
+    void registerTasklet(Thread thread) {
+        register(thread);
+        tasklets.add(thread);
     }
 
     public List<Thread> threads() {
@@ -43,6 +51,19 @@ public final class JobContext {
         cancelled = true;
         for (Thread t : threads) {
             LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * The user cancelled: besides {@link #cancel}, interrupts every tasklet thread, so that a source
+     * or a user function blocked in {@code take()}, {@code sleep} or a lock wait unwinds at once
+     * instead of holding {@code join()} back; what an interrupted tasklet throws then is part of
+     * the cancellation, not a failure.
+     */
+    public void cancelNow() {
+        cancel();
+        for (Thread t : tasklets) {
+            t.interrupt();
         }
     }
 

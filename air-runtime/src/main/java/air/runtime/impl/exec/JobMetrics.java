@@ -1,35 +1,51 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobStatus;
+import air.runtime.JobSummary;
 import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.WindowFinal;
 import air.runtime.impl.ops.WindowPartial;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Binds a job's {@code air.*} meters to the user's registry. Operators count in plain fields on
- * their own thread; meters read those fields when scraped, so the hot path never touches a meter.
+ * Binds a job's {@code air.*} meters to the user's registry, and answers {@link JobSummary}.
+ * Operators count in plain fields on their own thread; meters read those fields when scraped, so
+ * the hot path never touches a meter. The {@code operator} tag is {@link air.runtime.plan.OperatorInfo#meterName}:
+ * the {@code named(...)} label, else kind and plan position, never a source line.
  *
  * <ul>
- *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, vertex, operator, kind)</li>
+ *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, vertex, position, operator, kind)</li>
  *   <li>{@code air.queue.depth} per inbox (tags job, vertex, instance)</li>
- *   <li>{@code air.window.results} and {@code air.late.records} per window operator</li>
+ *   <li>{@code air.window.results} and {@code air.late.records} per job</li>
  *   <li>{@code air.progress.holders} per final window instance: how many upstream instances hold back its oldest open window</li>
  *   <li>{@code air.job.duration} (tag status) when the job ends</li>
  * </ul>
+ *
+ * <p>When the job ends ({@link #close}) every meter above that reads the job's operators is
+ * removed from the registry, so a JVM that runs many jobs keeps no meters (nor operators) of
+ * those that ended; {@code air.job.duration} and the checkpoint, recovery and takeover meters,
+ * which hold no reference to the job and add up over runs of the same job name, stay.
  */
-public final class JobMetrics {
+public final class JobMetrics implements AutoCloseable {
+
+    /** An operator's counts as meters and the summary read them. */
+    private record Counts(JobSummary.Operator info, LongSupplier in, LongSupplier out) { }
 
     private final MeterRegistry registry;
     private final String job;
     private final JobGraph graph;
+    private final List<Counts> counts = new ArrayList<>();
+    private final List<Meter> meters = new ArrayList<>();
 
     JobMetrics(MeterRegistry registry, String job, JobGraph graph) {
         this.registry = registry;
@@ -40,39 +56,39 @@ public final class JobMetrics {
 
     private void register() {
         List<OperatorSlot> slots = graph.slots();
-        for (int s = 0; s < slots.size(); s++) {
-            OperatorSlot slot = slots.get(s);
+        for (OperatorSlot slot : slots) {
+            String name = slot.info().meterName(slot.vertex(), slot.position());
             Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()), "position", Integer.toString(slot.position()),
-                    "operator", slot.info().name(), "kind", slot.kind());
+                    "operator", name, "kind", slot.kind());
+            LongSupplier in = slot.kind().equals("source") ? () -> 0 : () -> (long) sumReceived(slot.instances());
             if (!slot.kind().equals("source")) {
                 counter("air.records.in", tags, slot.instances(), JobMetrics::sumReceived);
             }
             OperatorSlot feeds = feeds(slots, slot);
+            LongSupplier out = () -> 0;
             if (feeds != null) {
                 counter("air.records.out", tags, feeds.instances(), JobMetrics::sumReceived);
+                out = () -> (long) sumReceived(feeds.instances());
             } else if (slot.kind().equals("window-partial")) {
-                counter("air.records.out", tags, slot.instances(),
-                        ops -> ops.stream().mapToLong(op -> ((WindowPartial) op).partialsSent()).sum());
+                counter("air.records.out", tags, slot.instances(), JobMetrics::partialsSent);
+                out = () -> (long) partialsSent(slot.instances());
             }
+            counts.add(new Counts(new JobSummary.Operator(name, slot.kind(), slot.vertex(), slot.position(), 0, 0), in, out));
         }
         Tags jobTag = Tags.of("job", job);
-        counter("air.window.results", jobTag.and("kind", "window-final"), graph.meteredFinals(),
-                ops -> ops.stream().mapToLong(op -> op.results()).sum());
-        counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(),
-                ops -> ops.stream().mapToLong(op -> op.late()).sum());
-        for (int i = 0; i < graph.finals().size(); i++) {
-            WindowFinal op = graph.finals().get(i);
-            Gauge.builder("air.progress.holders", op, f -> f.snapshot().holders().length).strongReference(true)
-                    .tags(jobTag.and("operator", op.info().name(), "vertex", Integer.toString(op.vertex()), "instance",
+        counter("air.window.results", jobTag.and("kind", "window-final"), graph.meteredFinals(), JobMetrics::results);
+        counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(), JobMetrics::late);
+        for (WindowFinal op : graph.finals()) {
+            meters.add(Gauge.builder("air.progress.holders", op, f -> f.snapshot().holders().length).strongReference(true)
+                    .tags(jobTag.and("operator", op.info().meterName(op.vertex(), 0), "vertex", Integer.toString(op.vertex()), "instance",
                             Integer.toString(op.instance())))
-                    .description("upstream instances holding back the oldest open window").register(registry);
+                    .description("upstream instances holding back the oldest open window").register(registry));
         }
         graph.inboxes().forEach((vertex, inboxes) -> {
             for (int i = 0; i < inboxes.length; i++) {
-                Inbox inbox = inboxes[i];
-                Gauge.builder("air.queue.depth", inbox, Inbox::size).strongReference(true)
+                meters.add(Gauge.builder("air.queue.depth", inboxes[i], Inbox::size).strongReference(true)
                         .tags(jobTag.and("vertex", Integer.toString(vertex), "instance", Integer.toString(i)))
-                        .description("batches waiting in a shuffle inbox").register(registry);
+                        .description("batches waiting in a shuffle inbox").register(registry));
             }
         });
     }
@@ -95,11 +111,47 @@ public final class JobMetrics {
         return sum;
     }
 
+    private static double partialsSent(List<Counted> ops) {
+        return ops.stream().mapToLong(op -> ((WindowPartial) op).partialsSent()).sum();
+    }
+
+    private static double results(List<WindowFinal> finals) {
+        return finals.stream().mapToLong(WindowFinal::results).sum();
+    }
+
+    private static double late(List<WindowPartial> partials) {
+        return partials.stream().mapToLong(WindowPartial::late).sum();
+    }
+
     private <T> void counter(String name, Tags tags, T obj, ToDoubleFunction<T> fn) {
-        FunctionCounter.builder(name, obj, fn).tags(tags).register(registry);
+        meters.add(FunctionCounter.builder(name, obj, fn).tags(tags).register(registry));
+    }
+
+    /** What the job did so far (every count read now, on the caller's thread: a moment's view while it runs). */
+    JobSummary summary(JobStatus status, Duration elapsed) {
+        List<JobSummary.Operator> ops = new ArrayList<>();
+        long sourced = 0;
+        for (Counts c : counts) {
+            JobSummary.Operator o = c.info();
+            long out = c.out().getAsLong();
+            ops.add(new JobSummary.Operator(o.name(), o.kind(), o.vertex(), o.position(), c.in().getAsLong(), out));
+            if (o.kind().equals("source")) {
+                sourced += out;
+            }
+        }
+        return new JobSummary(job, status, elapsed, ops, (long) results(graph.meteredFinals()), (long) late(graph.partials()), sourced);
     }
 
     void recordEnd(Duration elapsed, JobStatus status) {
         Timer.builder("air.job.duration").tags("job", job, "status", status.name()).register(registry).record(elapsed);
+    }
+
+    /** The job ended: removes every meter that reads its operators. */
+    @Override
+    public void close() {
+        for (Meter m : meters) {
+            registry.remove(m);
+        }
+        meters.clear();
     }
 }

@@ -5,6 +5,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
+import air.runtime.JobSummary;
 import air.runtime.JvmFlags;
 import air.runtime.ft.FaultTolerance;
 import air.runtime.impl.cluster.ClusterAccess;
@@ -16,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +33,8 @@ public final class RunningJob implements Job {
     private final JobContext context;
     private final JobGraph graph;
     private final JobMetrics metrics;
+    /** Once the job ended: its summary (its meters have left the registry). */
+    private volatile JobSummary summary;
     private final AtomicInteger running = new AtomicInteger();
     private final long startNanos;
     private volatile long endNanos;
@@ -147,7 +151,7 @@ public final class RunningJob implements Job {
                     }
                 }
             });
-            context.register(threads[i]);
+            context.registerTasklet(threads[i]);
             for (JobGraph g : graphs) {
                 g.bindConsumer(t, threads[i]);
             }
@@ -280,10 +284,35 @@ public final class RunningJob implements Job {
             events.publish(new JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
         } else {
             status = JobStatus.FINISHED;
-            LOG.info("job '{}' FINISHED in {} ms", name(), elapsed().toMillis());
+            JobSummary s = metrics.summary(status, elapsed());
+            LOG.info("job '{}' FINISHED in {} ms: {} records read, {} window results, {} late records dropped", name(),
+                    elapsed().toMillis(), s.recordsIn(), s.windowResults(), s.lateRecords());
+            warnIfMostlyLate(s);
             events.publish(new JobEvent.Finished(name(), peer(), System.currentTimeMillis(), elapsed().toMillis()));
         }
         metrics.recordEnd(elapsed(), status);
+        summary = metrics.summary(status, elapsed());
+        metrics.close();
+    }
+
+    /** The share of windowed records dropped as late above which the end of a job says so. */
+    static final double LATE_WARNING_SHARE = 0.1;
+
+    /** A WARN when more than a tenth of the records that reached the windows were late: the timestamps are likely wrong. */
+    private static void warnIfMostlyLate(JobSummary s) {
+        long windowed = s.ofKind("window-partial").stream().mapToLong(JobSummary.Operator::recordsIn).sum();
+        if (windowed > 0 && s.lateRecords() > LATE_WARNING_SHARE * windowed) {
+            LOG.warn(String.format(Locale.ROOT, "job '%s': %.2f %% of the %d records that reached its windows were late and dropped "
+                    + "(behind the watermark, or in an epoch hew-meld had released): check the timestamps given to withTimestamps and "
+                    + "its allowed disorder, or send them to window(...).sideOutputLateRecords(sink) to see them", s.job(),
+                    100.0 * s.lateRecords() / windowed, windowed));
+        }
+    }
+
+    @Override
+    public JobSummary summary() {
+        JobSummary ended = summary;
+        return ended != null ? ended : metrics.summary(status(), elapsed());
     }
 
     /** This peer's rank, 0 outside cluster mode (for events). */
@@ -293,7 +322,7 @@ public final class RunningJob implements Job {
 
     @Override
     public void cancel() {
-        context.cancel();
+        context.cancelNow();
     }
 
     @Override

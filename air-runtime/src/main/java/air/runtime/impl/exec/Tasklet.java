@@ -23,10 +23,19 @@ abstract class Tasklet implements Runnable {
             runBody();
         } catch (JobContext.CancelledSignal cancelled) {
             // another tasklet failed or the job was cancelled: just unwind
-        } catch (OperatorFailure failure) {
+        } catch (Throwable t) {
+            if (job.isCancelled()) {
+                return; // thrown while unwinding after a cancel or another tasklet's failure (an interrupted take, sleep, lock)
+            }
+            fail(t);
+        }
+    }
+
+    private void fail(Throwable t) {
+        if (t instanceof OperatorFailure failure) {
             job.fail(new JobFailedException("job '" + job.jobName() + "' failed: operator " + failure.operator().name()
                     + " " + failure.what() + " (" + position() + ", tasklet " + name + "): " + failure.getCause(), failure.getCause()));
-        } catch (Throwable t) {
+        } else {
             job.fail(new JobFailedException("job '" + job.jobName() + "' failed in tasklet " + name + " (" + position() + "): " + t, t));
         }
     }
