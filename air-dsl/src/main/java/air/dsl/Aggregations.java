@@ -20,22 +20,27 @@ public final class Aggregations {
     private Aggregations() {
     }
 
+    /** The number of records per window (and key). */
     public static <T> AggregateOp<T, ?, Long> count() {
         return new CountOp<>();
     }
 
+    /** The sum of {@code valueFn(record)} per window (and key); overflow wraps as {@code long} addition does. */
     public static <T> AggregateOp<T, ?, Long> sum(ToLongFunction<? super T> valueFn) {
         return new LongFieldOp<>(LongFieldOp.Kind.SUM, Objects.requireNonNull(valueFn, "Aggregations.sum(valueFn): valueFn is null"));
     }
 
+    /** The smallest {@code valueFn(record)} per window (and key). */
     public static <T> AggregateOp<T, ?, Long> min(ToLongFunction<? super T> valueFn) {
         return new LongFieldOp<>(LongFieldOp.Kind.MIN, Objects.requireNonNull(valueFn, "Aggregations.min(valueFn): valueFn is null"));
     }
 
+    /** The largest {@code valueFn(record)} per window (and key). */
     public static <T> AggregateOp<T, ?, Long> max(ToLongFunction<? super T> valueFn) {
         return new LongFieldOp<>(LongFieldOp.Kind.MAX, Objects.requireNonNull(valueFn, "Aggregations.max(valueFn): valueFn is null"));
     }
 
+    /** The mean of {@code valueFn(record)} per window (and key). */
     public static <T> AggregateOp<T, ?, Double> average(ToDoubleFunction<? super T> valueFn) {
         return new AverageOp<>(Objects.requireNonNull(valueFn, "Aggregations.average(valueFn): valueFn is null"));
     }

@@ -29,6 +29,7 @@ public final class Pipeline {
     private Pipeline() {
     }
 
+    /** An empty pipeline: add sources with {@link #readFrom}, then stages and sinks. */
     public static Pipeline create() {
         return new Pipeline();
     }
@@ -58,6 +59,7 @@ public final class Pipeline {
         return plan(JobConfig.defaults()).explain();
     }
 
+    /** The physical plan {@code config} would run: vertices, fused chains, branches and shuffles. */
     public String explain(JobConfig config) {
         return plan(config).explain();
     }

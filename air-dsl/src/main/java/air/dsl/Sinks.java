@@ -32,6 +32,7 @@ public final class Sinks {
         return LinesSink.toStdout("", String::valueOf);
     }
 
+    /** Each record as {@code prefix + formatFn(record)} on standard output, one line each. */
     public static <T> SinkFactory<T> print(String prefix, Function<? super T, String> formatFn) {
         Objects.requireNonNull(prefix, "Sinks.print(prefix, formatFn): prefix is null");
         Objects.requireNonNull(formatFn, "Sinks.print(prefix, formatFn): formatFn is null");

@@ -35,10 +35,15 @@ public final class Stage<T> {
         this.node = node;
     }
 
+    /**
+     * Each record turned into {@code mapFn(record)}, which must not be null; the record keeps its
+     * timestamp. Fused with its neighbours into one loop: no queue, no copy.
+     */
     public <R> Stage<R> map(Function<? super T, ? extends R> mapFn) {
         return next("map", StageNode.Kind.MAP, mapFn, "mapFn", 0, node.timestamped());
     }
 
+    /** The records for which {@code predicate} is true; fused with its neighbours like {@link #map}. */
     public Stage<T> filter(Predicate<? super T> predicate) {
         return next("filter", StageNode.Kind.FILTER, predicate, "predicate", 0, node.timestamped());
     }

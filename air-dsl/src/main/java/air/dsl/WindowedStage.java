@@ -176,7 +176,13 @@ public final class WindowedStage<K, T> {
         return (KeySpec) windowNode(n).upstream().payload();
     }
 
-    /** Combines each (window, key)'s records pairwise; {@code reduceFn} must be associative. */
+    /**
+     * Combines each (window, key)'s records pairwise into one. {@code reduceFn} must be
+     * <b>associative and commutative</b>: workers pre-aggregate their own records and the partial
+     * results are combined in whatever order they arrive, so neither the grouping nor the order of
+     * records is kept (a concatenation gives a different string from run to run). For an ordered
+     * result, aggregate with {@link Aggregations#toList()} and sort in a later {@code map}.
+     */
     public Stage<WindowResult<K, T>> reduce(BinaryOperator<T> reduceFn) {
         String site = CallSite.ofCaller();
         Objects.requireNonNull(reduceFn, "reduce(reduceFn) at " + site + ": reduceFn is null");

@@ -10,6 +10,7 @@ public final class Windows {
     private Windows() {
     }
 
+    /** Back-to-back windows of {@code sizeMs} of event time: [0, size), [size, 2 size), ...; each record is in one. */
     public static WindowDefinition tumbling(long sizeMs) {
         if (sizeMs <= 0) {
             throw new IllegalArgumentException("Windows.tumbling(sizeMs): sizeMs must be > 0, was " + sizeMs);
@@ -17,6 +18,7 @@ public final class Windows {
         return new WindowDefinition(sizeMs, sizeMs);
     }
 
+    /** {@link #tumbling(long)} of {@code size} (whole milliseconds). */
     public static WindowDefinition tumbling(Duration size) {
         Objects.requireNonNull(size, "Windows.tumbling(size): size is null");
         return tumbling(size.toMillis());
@@ -37,6 +39,7 @@ public final class Windows {
         }
     }
 
+    /** {@link #sliding(long, long)} of {@code size} every {@code slide} (whole milliseconds). */
     public static WindowDefinition sliding(Duration size, Duration slide) {
         Objects.requireNonNull(size, "Windows.sliding(size, slide): size is null");
         Objects.requireNonNull(slide, "Windows.sliding(size, slide): slide is null");
