@@ -1,38 +1,43 @@
 package quickstart;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static air.test.WindowResultsAssert.assertThatWindows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import air.dsl.Sinks;
 import air.runtime.JobConfig;
 import air.runtime.api.WindowResult;
 import air.runtime.sink.CollectSink;
+import air.test.EveryLayout;
+import air.test.InJvmPeers;
+import air.test.WindowResultsAssert;
 import java.util.List;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** Runs each quickstart job and checks every result it emits, on one worker and on several. */
+/** Runs each quickstart job with AIR's test kit (dev.air:air-test) and checks every result it emits. */
 class QuickstartTest {
 
-    private static TreeSet<String> rows(List<? extends WindowResult<?, ?>> results) {
-        TreeSet<String> rows = new TreeSet<>();
-        for (WindowResult<?, ?> r : results) {
-            rows.add("[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
-        }
-        return rows;
+    private static List<WindowResult<String, Long>> wordCount(JobConfig config) {
+        CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
+        WordCount.pipeline(WordCount.sample(), sink).execute(config);
+        return sink.items();
     }
 
     @Test
     void word_count_counts_every_word_once_per_window() {
-        for (int workers = 1; workers <= 3; workers++) {
-            CollectSink<WindowResult<String, Long>> sink = Sinks.collect();
-            WordCount.pipeline(WordCount.sample(), sink).execute(JobConfig.defaults().workers(workers));
-            assertEquals(new TreeSet<>(List.of(
-                    "[0,10000) brown=1", "[0,10000) dog=2", "[0,10000) fox=1", "[0,10000) jumps=1", "[0,10000) lazy=1",
-                    "[0,10000) over=1", "[0,10000) quick=1", "[0,10000) sleeps=1", "[0,10000) the=3",
-                    "[10000,20000) a=1", "[10000,20000) at=1", "[10000,20000) barks=1", "[10000,20000) dog=1",
-                    "[10000,20000) fox=2", "[10000,20000) runs=1", "[10000,20000) the=2",
-                    "[20000,30000) quick=3")), rows(sink.items()), "workers=" + workers);
-        }
+        List<WindowResult<String, Long>> out = wordCount(JobConfig.defaults().workers(2));
+        assertThatWindows(out).hasWindows(3);
+        assertThatWindows(out).window(0, 10_000).contains(entry("the", 3L), entry("dog", 2L), entry("sleeps", 1L)).hasSize(9);
+        assertThatWindows(out).window(10_000, 20_000).contains(entry("fox", 2L), entry("the", 2L)).hasSize(7);
+        assertThatWindows(out).window(20_000, 30_000).containsOnly(entry("quick", 3L));
+    }
+
+    @Test
+    void word_count_gives_the_same_output_on_every_layout_and_on_two_peers() {
+        List<String> rows = EveryLayout.sameOutput(JobConfig.defaults(), c -> WindowResultsAssert.rows(wordCount(c)));
+        List<String> onPeers = WindowResultsAssert.rows(InJvmPeers.run(2, cluster -> wordCount(JobConfig.defaults().workers(1)
+                .cluster(cluster))).stream().flatMap(List::stream).toList());
+        assertThat(onPeers).isEqualTo(rows);
     }
 
     @Test
@@ -41,9 +46,8 @@ class QuickstartTest {
             CollectSink<WindowResult<Long, ClickThrough.Rate>> sink = Sinks.collect();
             ClickThrough.pipeline(ClickThrough.sampleViews(), ClickThrough.sampleClicks(), sink)
                     .execute(JobConfig.defaults().workers(workers));
-            assertEquals(new TreeSet<>(List.of(
-                    "[0,60000) 7=Rate[views=3, clicks=1]", "[0,60000) 8=Rate[views=1, clicks=0]",
-                    "[60000,120000) 8=Rate[views=1, clicks=1]")), rows(sink.items()), "workers=" + workers);
+            assertThatWindows(sink.items()).hasRows("[0,60000) 7=Rate[views=3, clicks=1]", "[0,60000) 8=Rate[views=1, clicks=0]",
+                    "[60000,120000) 8=Rate[views=1, clicks=1]");
         }
     }
 }

@@ -27,6 +27,7 @@ class LayeringTest {
                 .layer("samples").definedBy("air.samples..")
                 .layer("launcher").definedBy("air.launcher..")
                 .layer("workloads").definedBy("air.workloads..")
+                .layer("testkit").definedBy("air.test..")
                 .layer("dsl").definedBy("air.dsl..")
                 .layer("replication").definedBy("air.replication..")
                 .layer("runtime").definedBy("air.runtime..")
@@ -38,13 +39,14 @@ class LayeringTest {
                 .whereLayer("samples").mayOnlyBeAccessedByLayers("benchmarks")
                 .whereLayer("launcher").mayOnlyBeAccessedByLayers("samples", "benchmarks")
                 .whereLayer("workloads").mayOnlyBeAccessedByLayers("samples", "benchmarks")
-                .whereLayer("dsl").mayOnlyBeAccessedByLayers("samples", "benchmarks")
+                .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
+                .whereLayer("dsl").mayOnlyBeAccessedByLayers("testkit", "samples", "benchmarks")
                 .whereLayer("replication").mayNotBeAccessedByAnyLayer()
                 // found through air.channels.bootstrap.MpjProvider only (the frame benchmark measures it): nothing else needs MPJ
                 .whereLayer("mpj").mayOnlyBeAccessedByLayers("benchmarks")
-                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "workloads", "launcher", "samples", "replication", "benchmarks")
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "testkit", "workloads", "launcher", "samples", "replication", "benchmarks")
                 .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "replication", "benchmarks")
-                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "replication", "mpj", "launcher", "samples", "benchmarks")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "replication", "mpj", "testkit", "launcher", "samples", "benchmarks")
                 .check(CLASSES);
     }
 
@@ -89,8 +91,8 @@ class LayeringTest {
     }
 
     @Test
-    void samples_and_the_workloads_use_the_public_api_only() {
-        noClasses().that().resideInAnyPackage("air.samples..", "air.workloads..").should().dependOnClassesThat()
+    void samples_the_workloads_and_the_test_kit_use_the_public_api_only() {
+        noClasses().that().resideInAnyPackage("air.samples..", "air.workloads..", "air.test..").should().dependOnClassesThat()
                 .resideInAnyPackage("air.runtime.impl..", "air.dsl.impl..", "air.channels.impl..").check(CLASSES);
     }
 }

@@ -7,8 +7,10 @@ import air.channels.Channels;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.runtime.Cluster;
+import air.test.InJvmPeers;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,25 +30,13 @@ class YsbInJvmPeersTest {
 
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
 
-    /** Runs {@code argv} on {@code peers} in-JVM peers and merges their rows as rank 0 would. */
-    private static YsbRows runOnPeers(int peers, String... argv) throws Exception {
-        List<Transport> net = InJvmTransports.network(peers);
-        List<CompletableFuture<YsbResultSink.Rows>> parts = new ArrayList<>();
+    /** Runs {@code argv} on {@code peers} in-JVM peers (the test kit's) and merges their rows as rank 0 would. */
+    private static YsbRows runOnPeers(int peers, String... argv) {
         YsbArgs args = YsbArgs.parse(argv);
-        for (int rank = 0; rank < peers; rank++) {
-            Transport t = net.get(rank);
-            parts.add(CompletableFuture.supplyAsync(() -> {
-                try (Cluster cluster = Cluster.over(t, FAST)) {
-                    YsbRun.Outcome o = YsbRun.run(args, null, cluster);
-                    return YsbRows.decode(o.rows().encode(0), t.self());
-                }
-            }, r -> Thread.ofPlatform().start(r)));
-        }
-        List<YsbResultSink.Rows> rows = new ArrayList<>();
-        for (CompletableFuture<YsbResultSink.Rows> p : parts) {
-            rows.add(p.get(100, TimeUnit.SECONDS));
-        }
-        return YsbRows.merge(rows);
+        return YsbRows.merge(InJvmPeers.run(peers, Duration.ofSeconds(100), cluster -> {
+            YsbRun.Outcome o = YsbRun.run(args, null, cluster);
+            return YsbRows.decode(o.rows().encode(0), cluster.self());
+        }));
     }
 
     @ParameterizedTest(name = "peers={0} workers={1} routing={2} progress={3}")
