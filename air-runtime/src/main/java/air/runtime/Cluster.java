@@ -1,6 +1,7 @@
 package air.runtime;
 
 import air.channels.Transport;
+import air.channels.bootstrap.Advertise;
 import air.channels.bootstrap.JoinedPeer;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.PeerEnvironment;
@@ -52,8 +53,9 @@ public final class Cluster implements AutoCloseable {
     private final JoinedPeer joined;
     private final String[] userArgs;
 
-    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, Options options) {
-        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs(), bind);
+    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, String advertise, Options options) {
+        this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs(), bind,
+                advertise);
         this.joined = joined;
         this.userArgs = userArgs;
     }
@@ -68,7 +70,7 @@ public final class Cluster implements AutoCloseable {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
         JoinedPeer peer = PeerBootstrap.join(mainArgs, System.getenv(), options.startupTimeoutMs());
-        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), options);
+        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), peer.advertisedHost(), options);
     }
 
     public static Cluster join(String[] mainArgs) {
@@ -82,7 +84,8 @@ public final class Cluster implements AutoCloseable {
     public static Cluster over(Transport transport, Options options) {
         Objects.requireNonNull(transport, "Cluster.over(transport, options): transport is null");
         Objects.requireNonNull(options, "Cluster.over(transport, options): options is null");
-        return new Cluster(transport, null, new String[0], PeerEnvironment.bind(System.getenv()), options);
+        String bind = PeerEnvironment.bind(System.getenv());
+        return new Cluster(transport, null, new String[0], bind, Advertise.host(bind, System.getenv(Advertise.VARIABLE), null), options);
     }
 
     /** True when this JVM was started as a peer (by mpjrun, the local launcher or srun). */

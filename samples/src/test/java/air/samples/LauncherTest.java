@@ -61,4 +61,20 @@ class LauncherTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.output()).contains("unknown command 'frobnicate'");
     }
+
+    @Test
+    void every_command_answers_help_with_its_usage_and_exit_0() throws Exception {
+        for (String command : new String[] {"run", "bench", "test", "build", "quickstart", "mpj-daemon", "mpjrun"}) {
+            Result r = run(Map.of(), command, "--help");
+            assertThat(r.exit()).as(command + " --help").isZero();
+            assertThat(r.output()).as(command + " --help").contains("usage: ./air " + command);
+        }
+    }
+
+    @Test
+    void a_bad_run_line_is_a_usage_error() throws Exception {
+        Result r = run(Map.of(), "run");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.output()).contains("usage: ./air run JAR MAIN");
+    }
 }

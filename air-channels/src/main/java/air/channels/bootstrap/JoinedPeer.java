@@ -9,8 +9,10 @@ public final class JoinedPeer {
     private final Transport transport;
     private final Runnable leave;
     private final String[] userArgs;
+    private final String advertisedHost;
 
-    JoinedPeer(WorldSpec spec, Transport transport, Runnable leave, String[] userArgs) {
+    JoinedPeer(WorldSpec spec, Transport transport, Runnable leave, String[] userArgs, String advertisedHost) {
+        this.advertisedHost = advertisedHost;
         this.spec = spec;
         this.transport = transport;
         this.leave = leave;
@@ -23,6 +25,11 @@ public final class JoinedPeer {
 
     public Transport transport() {
         return transport;
+    }
+
+    /** The address the other peers reach this one's own listening sockets at ({@link Advertise}). */
+    public String advertisedHost() {
+        return advertisedHost;
     }
 
     /** The program's own arguments (under mpjrun, what follows MPJ's). */

@@ -26,17 +26,22 @@ public final class PeerBootstrap {
 
     /** {@link WorldSpec#of} then {@link #open}: joins as {@code mainArgs} and {@code env} say. */
     public static JoinedPeer join(String[] mainArgs, Map<String, String> env, long startupTimeoutMs) {
-        return open(WorldSpec.of(mainArgs, env), startupTimeoutMs);
+        return open(WorldSpec.of(mainArgs, env), env.get(Advertise.VARIABLE), startupTimeoutMs);
     }
 
-    /** Joins the world {@code spec} describes; over TCP peers must meet within {@code startupTimeoutMs}. */
-    public static JoinedPeer open(WorldSpec spec, long startupTimeoutMs) {
+    /**
+     * Joins the world {@code spec} describes; over TCP peers must meet within {@code startupTimeoutMs}.
+     * {@code advertise} ({@code AIR_ADVERTISE}, may be null) names the address the others reach this
+     * peer at; else {@link Advertise} works it out.
+     */
+    public static JoinedPeer open(WorldSpec spec, String advertise, long startupTimeoutMs) {
+        String host = Advertise.host(spec.bind(), advertise, spec.rendezvous() == null ? null : spec.rendezvous().host());
         return switch (spec.transport()) {
-            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), () -> { }, spec.userArgs().toArray(String[]::new));
+            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), () -> { }, spec.userArgs().toArray(String[]::new), host);
             case MPJ -> {
                 MpjProvider.Joined world = joinMpj(spec);
                 yield new JoinedPeer(spec, world.transport(), world::leave, spec.start() == WorldSpec.Start.MPJRUN ? world.userArgs()
-                        : spec.userArgs().toArray(String[]::new));
+                        : spec.userArgs().toArray(String[]::new), host);
             }
         };
     }

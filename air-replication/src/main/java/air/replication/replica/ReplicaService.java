@@ -22,6 +22,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +64,9 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private final Map<Integer, Held> held = new ConcurrentHashMap<>();
     private final long[] replicatedCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
+    /** Guards {@link #acks}: a lock, not a monitor, so that a virtual thread waiting for acknowledgements never pins its carrier. */
+    private final ReentrantLock acksLock = new ReentrantLock();
+    private final Condition ackArrived = acksLock.newCondition();
     private final Thread reader;
     private volatile boolean closed;
     private volatile boolean warnedAlone;
@@ -105,8 +111,11 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         Set<Integer> sent = new HashSet<>();
         List<Integer> acked;
         long deadline = System.currentTimeMillis() + ACK_TIMEOUT_MS;
-        synchronized (acks) {
+        acksLock.lock();
+        try {
             acks.put(id, new HashSet<>());
+        } finally {
+            acksLock.unlock();
         }
         try {
             while (true) {
@@ -123,7 +132,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                         sendQuietly(t, message.duplicate());
                     }
                 }
-                synchronized (acks) {
+                acksLock.lock();
+                try {
                     if (acks.get(id).containsAll(targets)) {
                         acked = targets;
                         break;
@@ -131,15 +141,20 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                     if (System.currentTimeMillis() > deadline) {
                         throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ACK_TIMEOUT_MS + " ms");
                     }
-                    acks.wait(100);
+                    ackArrived.await(100, TimeUnit.MILLISECONDS);
+                } finally {
+                    acksLock.unlock();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while replicating checkpoint " + id, e);
         } finally {
-            synchronized (acks) {
+            acksLock.lock();
+            try {
                 acks.remove(id);
+            } finally {
+                acksLock.unlock();
             }
         }
         String covered = Arrays.toString(blocks) + " on peer(s) " + acked;
@@ -261,12 +276,15 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             }
             case ACK -> {
                 long id = in.getLong();
-                synchronized (acks) {
+                acksLock.lock();
+                try {
                     Set<Integer> got = acks.get(id);
                     if (got != null) {
                         got.add(f.peer());
-                        acks.notifyAll();
+                        ackArrived.signalAll();
                     }
+                } finally {
+                    acksLock.unlock();
                 }
             }
             case REPLICATED -> {

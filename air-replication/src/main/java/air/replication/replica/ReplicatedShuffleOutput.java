@@ -7,6 +7,7 @@ import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
 import air.wire.WireOut;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A shuffle edge across peers under replication, as one upstream instance sees it. Destinations
@@ -18,6 +19,12 @@ import air.wire.WireOut;
  */
 public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
+    /**
+     * Serialises sends, restores and catch-ups: a lock, not a monitor, because a send may park (a
+     * full local inbox, a transport's backpressure) and a virtual thread parked inside a monitor
+     * pins its carrier on JDK 21 to 23.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     private final int producer;
     private final int workers;
     private final int self;
@@ -55,8 +62,13 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
     /** Restored from a checkpoint: what it sends next comes after that checkpoint's barrier. */
     @Override
-    public synchronized void restoredAt(long id) {
-        lastBarrier = id;
+    public void restoredAt(long id) {
+        lock.lock();
+        try {
+            lastBarrier = id;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -70,9 +82,18 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     }
 
     @Override
-    public synchronized void send(int destination, ShuffleItem item) {
+    public void send(int destination, ShuffleItem item) {
+        lock.lock();
+        try {
+            sendLocked(destination, item);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void sendLocked(int destination, ShuffleItem item) {
         if (seenVersion != placement.version()) {
-            catchUp();
+            catchUpLocked();
         }
         if (item instanceof ShuffleItem.Barrier b) {
             lastBarrier = b.id();
@@ -88,7 +109,16 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     }
 
     /** Sends what is kept for each destination that moved to its new host, then follows the placement. */
-    public synchronized void catchUp() {
+    public void catchUp() {
+        lock.lock();
+        try {
+            catchUpLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void catchUpLocked() {
         int version = placement.version();
         for (int d = 0; d < sentHost.length; d++) {
             int host = placement.hostOf(d / workers);

@@ -34,13 +34,19 @@ public final class ClusterSession implements AutoCloseable {
     private volatile String abortedBy;
     private final PeerLiveness liveness;
     private final String livenessBind;
+    private final String advertise;
     /** Peers lost while a replicated job ran: the others go on without them. */
     private final AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
     private volatile IntConsumer peerLossHandler;
 
-    /** {@code livenessBind}: the interface the liveness connections listen on ({@code AIR_BIND}); null: loopback. */
-    public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs, String livenessBind) {
+    /**
+     * {@code livenessBind}: the interface the liveness connections listen on ({@code AIR_BIND}; null:
+     * loopback); {@code advertise}: the address the other peers connect to ({@code Advertise.host}).
+     */
+    public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs, String livenessBind,
+                          String advertise) {
+        this.advertise = advertise;
         this.transport = transport;
         this.livenessBind = livenessBind;
         this.startupTimeoutMs = startupTimeoutMs;
@@ -58,7 +64,7 @@ public final class ClusterSession implements AutoCloseable {
         try {
             String bind = livenessBind;
             PeerLiveness l = new PeerLiveness(self(), bind == null ? InetAddress.getLoopbackAddress()
-                    : InetAddress.getByName(bind), monitor::processGone);
+                    : InetAddress.getByName(bind), advertise, monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
             ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
             String[] addresses = new String[peers()];

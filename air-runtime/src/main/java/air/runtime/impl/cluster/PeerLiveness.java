@@ -25,18 +25,20 @@ final class PeerLiveness implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final BiConsumer<Integer, String> onGone;
     private final int self;
+    private final String advertise;
     private volatile boolean closed;
 
-    /** Listens on {@code bind} (loopback unless AIR_BIND says otherwise). */
-    PeerLiveness(int self, InetAddress bind, BiConsumer<Integer, String> onGone) throws IOException {
+    /** Listens on {@code bind} (loopback unless AIR_BIND says otherwise); the others connect to {@code advertise}. */
+    PeerLiveness(int self, InetAddress bind, String advertise, BiConsumer<Integer, String> onGone) throws IOException {
         this.self = self;
+        this.advertise = advertise;
         this.onGone = onGone;
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(bind, 0), 64);
     }
 
     String address() {
-        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        return advertise + ":" + server.getLocalPort();
     }
 
     /** Connects to every peer of lower rank and accepts those of higher rank. */
