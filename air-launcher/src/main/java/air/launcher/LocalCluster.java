@@ -1,5 +1,6 @@
 package air.launcher;
 
+import air.channels.MeshAuth;
 import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.QuietMpjHome;
 import air.channels.bootstrap.Rendezvous;
@@ -96,6 +97,8 @@ public final class LocalCluster implements PeerGroup {
     private final List<Thread> pumps = new ArrayList<>();
     private final LinkedBlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
     private final Path mpjHome;
+    /** The shared secret of this run's peers ({@link MeshAuth}), unless the spec's environment names one. */
+    private final String secret = MeshAuth.randomSecret();
     private final EventServer events;
 
     private LocalCluster(Spec spec, Rendezvous rendezvous, Path mpjHome, EventServer events) {
@@ -145,6 +148,8 @@ public final class LocalCluster implements PeerGroup {
         pb.environment().putAll(PeerEnvironment.variables(rank, spec.peers(), "127.0.0.1", rendezvous.port()));
         pb.environment().put("MPJ_HOME", mpjHome.toString());
         pb.environment().put(PeerReporter.EVENTS, events.address());
+        // a secret of this run's own: AIR's meshes (TCP, liveness) refuse connections that cannot prove it
+        pb.environment().put(MeshAuth.SECRET, secret);
         pb.environment().putAll(spec.environment());
         Process p = pb.start();
         processes.add(p);

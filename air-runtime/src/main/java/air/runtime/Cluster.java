@@ -1,5 +1,6 @@
 package air.runtime;
 
+import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.bootstrap.Advertise;
 import air.channels.bootstrap.JoinedPeer;
@@ -53,9 +54,9 @@ public final class Cluster implements AutoCloseable {
     private final JoinedPeer joined;
     private final String[] userArgs;
 
-    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, String advertise, Options options) {
+    private Cluster(Transport transport, JoinedPeer joined, String[] userArgs, String bind, String advertise, MeshAuth auth, Options options) {
         this.session = new ClusterSession(transport, options.heartbeatIntervalMs(), options.failureTimeoutMs(), options.startupTimeoutMs(), bind,
-                advertise);
+                advertise, auth);
         this.joined = joined;
         this.userArgs = userArgs;
     }
@@ -70,7 +71,7 @@ public final class Cluster implements AutoCloseable {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
         JoinedPeer peer = PeerBootstrap.join(mainArgs, System.getenv(), options.startupTimeoutMs());
-        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), peer.advertisedHost(), options);
+        return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), peer.advertisedHost(), peer.auth(), options);
     }
 
     public static Cluster join(String[] mainArgs) {
@@ -85,7 +86,8 @@ public final class Cluster implements AutoCloseable {
         Objects.requireNonNull(transport, "Cluster.over(transport, options): transport is null");
         Objects.requireNonNull(options, "Cluster.over(transport, options): options is null");
         String bind = PeerEnvironment.bind(System.getenv());
-        return new Cluster(transport, null, new String[0], bind, Advertise.host(bind, System.getenv(Advertise.VARIABLE), null), options);
+        return new Cluster(transport, null, new String[0], bind, Advertise.host(bind, System.getenv(Advertise.VARIABLE), null),
+                MeshAuth.fromEnvironment(System.getenv()), options);
     }
 
     /** True when this JVM was started as a peer (by mpjrun, the local launcher or srun). */

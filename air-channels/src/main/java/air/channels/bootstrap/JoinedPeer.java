@@ -1,5 +1,6 @@
 package air.channels.bootstrap;
 
+import air.channels.MeshAuth;
 import air.channels.Transport;
 
 /** A peer that has joined its world: the spec it joined by, its transport and the program's own arguments. */
@@ -10,9 +11,11 @@ public final class JoinedPeer {
     private final Runnable leave;
     private final String[] userArgs;
     private final String advertisedHost;
+    private final MeshAuth auth;
 
-    JoinedPeer(WorldSpec spec, Transport transport, Runnable leave, String[] userArgs, String advertisedHost) {
+    JoinedPeer(WorldSpec spec, Transport transport, Runnable leave, String[] userArgs, String advertisedHost, MeshAuth auth) {
         this.advertisedHost = advertisedHost;
+        this.auth = auth;
         this.spec = spec;
         this.transport = transport;
         this.leave = leave;
@@ -30,6 +33,11 @@ public final class JoinedPeer {
     /** The address the other peers reach this one's own listening sockets at ({@link Advertise}). */
     public String advertisedHost() {
         return advertisedHost;
+    }
+
+    /** How AIR's own meshes prove membership ({@code AIR_SECRET}). */
+    public MeshAuth auth() {
+        return auth;
     }
 
     /** The program's own arguments (under mpjrun, what follows MPJ's). */

@@ -1,6 +1,7 @@
 package air.channels.bootstrap;
 
 import air.channels.FrameCodec;
+import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.tcp.TcpTransport;
 import java.io.IOException;
@@ -26,22 +27,24 @@ public final class PeerBootstrap {
 
     /** {@link WorldSpec#of} then {@link #open}: joins as {@code mainArgs} and {@code env} say. */
     public static JoinedPeer join(String[] mainArgs, Map<String, String> env, long startupTimeoutMs) {
-        return open(WorldSpec.of(mainArgs, env), env.get(Advertise.VARIABLE), startupTimeoutMs);
+        return open(WorldSpec.of(mainArgs, env), env.get(Advertise.VARIABLE), MeshAuth.fromEnvironment(env), startupTimeoutMs);
     }
 
     /**
      * Joins the world {@code spec} describes; over TCP peers must meet within {@code startupTimeoutMs}.
      * {@code advertise} ({@code AIR_ADVERTISE}, may be null) names the address the others reach this
-     * peer at; else {@link Advertise} works it out.
+     * peer at; else {@link Advertise} works it out. {@code auth} proves membership on AIR's own
+     * meshes ({@code AIR_SECRET}).
      */
-    public static JoinedPeer open(WorldSpec spec, String advertise, long startupTimeoutMs) {
+    public static JoinedPeer open(WorldSpec spec, String advertise, MeshAuth auth, long startupTimeoutMs) {
         String host = Advertise.host(spec.bind(), advertise, spec.rendezvous() == null ? null : spec.rendezvous().host());
         return switch (spec.transport()) {
-            case TCP -> new JoinedPeer(spec, startTcp(spec, startupTimeoutMs), () -> { }, spec.userArgs().toArray(String[]::new), host);
+            case TCP -> new JoinedPeer(spec, startTcp(spec, auth, startupTimeoutMs), () -> { }, spec.userArgs().toArray(String[]::new), host,
+                    auth);
             case MPJ -> {
                 MpjProvider.Joined world = joinMpj(spec);
                 yield new JoinedPeer(spec, world.transport(), world::leave, spec.start() == WorldSpec.Start.MPJRUN ? world.userArgs()
-                        : spec.userArgs().toArray(String[]::new), host);
+                        : spec.userArgs().toArray(String[]::new), host, auth);
             }
         };
     }
@@ -65,12 +68,12 @@ public final class PeerBootstrap {
                 + "add dev.air:air-mpj (and MPJ Express 0.44) to the application, or start the peers with AIR_TRANSPORT=tcp");
     }
 
-    private static Transport startTcp(WorldSpec spec, long startupTimeoutMs) {
+    private static Transport startTcp(WorldSpec spec, MeshAuth auth, long startupTimeoutMs) {
         serveRendezvousIfAsked(spec);
         WorldSpec.Endpoint rv = spec.rendezvous();
         try {
             return TcpTransport.start(spec.rank(), spec.peers(), new InetSocketAddress(rv.host(), rv.port()), bindAddress(spec.bind()),
-                    new FrameCodec(), startupTimeoutMs);
+                    new FrameCodec(), auth, startupTimeoutMs);
         } catch (IOException e) {
             throw new UncheckedIOException("peer " + spec.rank() + " could not join the TCP mesh through the rendezvous at "
                     + rv.host() + ":" + rv.port() + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package air.channels.bootstrap;
 
+import air.channels.MeshAuth;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,14 +12,20 @@ import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The rendezvous niodev needs when started without daemons: every rank connects, says
  * {@code "Sending Info"} and its write port, read port and rank; once all have, each gets the
  * whole table {@code #Peer Information;host@readPort@writePort@rank;...} in rank order. Bound to
- * loopback unless told otherwise. Anything else on the socket is a clear error naming the sender.
+ * loopback unless told otherwise. Anything else on the socket — a stranger, garbage, silence past
+ * the greeting timeout, a rank already taken — is refused and logged naming the sender, and the
+ * rendezvous goes on waiting for the world's ranks until its deadline.
  */
 public final class Rendezvous implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Rendezvous.class);
 
     private final ServerSocket server;
     private final int peers;
@@ -65,30 +72,14 @@ public final class Rendezvous implements AutoCloseable {
                 } catch (SocketTimeoutException e) {
                     continue;
                 }
+                String refused = greet(s, table);
+                if (refused != null) {
+                    // a stranger, garbage or a duplicate rank: refuse that connection alone, the world goes on meeting
+                    LOG.warn("rendezvous: refused {}", refused);
+                    closeQuietly(s);
+                    continue;
+                }
                 sockets.add(s);
-                s.setSoTimeout(10_000);
-                String from = s.getRemoteSocketAddress().toString();
-                DataInputStream in = new DataInputStream(s.getInputStream());
-                String hello;
-                int writePort;
-                int readPort;
-                int rank;
-                try {
-                    hello = in.readUTF();
-                    writePort = in.readInt();
-                    readPort = in.readInt();
-                    rank = in.readInt();
-                } catch (IOException e) {
-                    throw new IOException("rendezvous: " + from + " sent something that is not an MPJ rank's greeting: " + e, e);
-                }
-                if (!"Sending Info".equals(hello)) {
-                    throw new IOException("rendezvous: " + from + " greeted with '" + hello + "', not an MPJ niodev rank");
-                }
-                if (rank < 0 || rank >= peers || table[rank] != null) {
-                    throw new IOException("rendezvous: " + from + " claims rank " + rank + (rank >= 0 && rank < peers ? ", already taken"
-                            : ", outside [0, " + peers + ")"));
-                }
-                table[rank] = s.getInetAddress().getHostAddress() + "@" + readPort + "@" + writePort + "@" + rank;
             }
             String answer = "#Peer Information;" + String.join(";", table);
             for (Socket s : sockets) {
@@ -104,6 +95,38 @@ public final class Rendezvous implements AutoCloseable {
                     // the rank may have closed first
                 }
             }
+        }
+    }
+
+    /** Reads one rank's greeting into {@code table}; why it is refused, or null. */
+    private String greet(Socket s, String[] table) {
+        String from = String.valueOf(s.getRemoteSocketAddress());
+        try {
+            s.setSoTimeout(MeshAuth.GREETING_TIMEOUT_MS);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            String hello = in.readUTF();
+            int writePort = in.readInt();
+            int readPort = in.readInt();
+            int rank = in.readInt();
+            if (!"Sending Info".equals(hello)) {
+                return from + ": greeted with '" + hello + "', not an MPJ niodev rank";
+            }
+            if (rank < 0 || rank >= peers || table[rank] != null) {
+                return from + ": claims rank " + rank + (rank >= 0 && rank < peers ? ", already taken" : ", outside [0, " + peers + ")");
+            }
+            s.setSoTimeout(0);
+            table[rank] = s.getInetAddress().getHostAddress() + "@" + readPort + "@" + writePort + "@" + rank;
+            return null;
+        } catch (IOException e) {
+            return from + ": sent something that is not an MPJ rank's greeting within " + MeshAuth.GREETING_TIMEOUT_MS + " ms (" + e + ")";
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing more to release
         }
     }
 

@@ -3,6 +3,7 @@ package air.channels.tcp;
 import air.channels.Channels;
 import air.channels.Frame;
 import air.channels.FrameCodec;
+import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.bootstrap.Rendezvous;
 import air.channels.impl.LinkFailures;
@@ -51,8 +52,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class TcpTransport implements Transport {
 
+    /** What the mesh's greetings prove membership of. */
+    static final String PURPOSE = "air-tcp-mesh";
     private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);
-    private static final int HELLO = 0x41495254; // "AIRT"
+    static final int HELLO = 0x41495254; // "AIRT"
     private static final int SEND_QUEUE = 256;
     private static final int RECEIVE_QUEUE = 256;
     private static final int LANES = 2;
@@ -105,6 +108,16 @@ public final class TcpTransport implements Transport {
      */
     public static TcpTransport start(int self, int peers, InetSocketAddress rendezvous, InetAddress bind, FrameCodec codec,
                                      long timeoutMs) throws IOException {
+        return start(self, peers, rendezvous, bind, codec, MeshAuth.NONE, timeoutMs);
+    }
+
+    /**
+     * {@link #start(int, int, InetSocketAddress, InetAddress, FrameCodec, long)} where every mesh
+     * connection proves it comes from a member ({@link MeshAuth}); a connection that does not is
+     * refused, logged, and the mesh goes on accepting until its deadline.
+     */
+    public static TcpTransport start(int self, int peers, InetSocketAddress rendezvous, InetAddress bind, FrameCodec codec, MeshAuth auth,
+                                     long timeoutMs) throws IOException {
         if (peers < 1 || self < 0 || self >= peers) {
             throw new IllegalArgumentException("rank must be in [0, peers) and peers >= 1, were " + self + " and " + peers);
         }
@@ -115,12 +128,20 @@ public final class TcpTransport implements Transport {
             try {
                 for (int p = 0; p < self; p++) {
                     for (int lane = 0; lane < LANES; lane++) {
-                        sockets[p][lane] = dial(addresses[p], self, lane, timeoutMs);
+                        sockets[p][lane] = dial(addresses[p], self, lane, auth, timeoutMs);
                     }
                 }
-                server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
-                for (int k = 0; k < (peers - 1 - self) * LANES; k++) {
-                    accept(server, self, peers, sockets);
+                long deadline = System.currentTimeMillis() + timeoutMs;
+                int needed = (peers - 1 - self) * LANES;
+                for (int accepted = 0; accepted < needed; ) {
+                    long left = deadline - System.currentTimeMillis();
+                    if (left <= 0) {
+                        throw new IOException("peer " + self + ": not every peer of higher rank connected within " + timeoutMs + " ms");
+                    }
+                    server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+                    if (accept(server, self, peers, sockets, auth)) {
+                        accepted++;
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 closeAll(sockets);
@@ -210,40 +231,45 @@ public final class TcpTransport implements Transport {
         return addresses;
     }
 
-    private static Socket dial(String address, int self, int lane, long timeoutMs) throws IOException {
+    private static Socket dial(String address, int self, int lane, MeshAuth auth, long timeoutMs) throws IOException {
         int colon = address.lastIndexOf(':');
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
                 (int) Math.min(Integer.MAX_VALUE, timeoutMs));
-        DataOutputStream out = new DataOutputStream(s.getOutputStream());
-        out.writeInt(HELLO);
-        out.writeInt(self);
-        out.writeByte(lane);
-        out.flush();
+        try {
+            auth.dial(s, PURPOSE, HELLO, self, lane);
+        } catch (IOException e) {
+            s.close();
+            throw new IOException("peer " + self + " could not greet the peer at " + address + ": " + e.getMessage(), e);
+        }
         return s;
     }
 
-    private static void accept(ServerSocket server, int self, int peers, Socket[][] sockets) throws IOException {
+    /** Accepts one connection: true when it is a peer's (of higher rank, a lane not yet connected); a stranger is refused and logged. */
+    private static boolean accept(ServerSocket server, int self, int peers, Socket[][] sockets, MeshAuth auth) throws IOException {
         Socket s;
         try {
             s = server.accept();
         } catch (SocketTimeoutException e) {
-            throw new IOException("peer " + self + ": not every peer of higher rank connected in time", e);
+            return false; // the caller checks its deadline
         }
         s.setTcpNoDelay(true);
-        s.setSoTimeout(10_000);
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        int hello = in.readInt();
-        int rank = in.readInt();
-        int lane = in.readByte();
-        s.setSoTimeout(0);
-        if (hello != HELLO || rank <= self || rank >= peers || lane < 0 || lane >= LANES || sockets[rank][lane] != null) {
+        try {
+            MeshAuth.Hello h = auth.accept(s, PURPOSE, HELLO);
+            int rank = h.rank();
+            int lane = h.lane();
+            if (rank <= self || rank >= peers || lane < 0 || lane >= LANES || sockets[rank][lane] != null) {
+                throw new IOException(String.format("%s is not a peer of higher rank with a free lane (rank %d, lane %d)",
+                        s.getRemoteSocketAddress(), rank, lane));
+            }
+            sockets[rank][lane] = s;
+            return true;
+        } catch (IOException e) {
+            LOG.warn("peer {}: refused a connection to the TCP mesh: {}", self, e.getMessage());
             s.close();
-            throw new IOException(String.format("peer %d: connection from %s is not a peer of higher rank (greeting %08x, rank %d, "
-                    + "lane %d)", self, s.getRemoteSocketAddress(), hello, rank, lane));
+            return false;
         }
-        sockets[rank][lane] = s;
     }
 
     private static void closeAll(Socket[][] sockets) {

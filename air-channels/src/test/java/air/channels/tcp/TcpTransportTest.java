@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.Channels;
 import air.channels.FrameCodec;
+import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.TransportContract;
 import air.channels.bootstrap.Rendezvous;
@@ -112,18 +113,19 @@ class TcpTransportTest extends TransportContract {
     }
 
     @Test
-    void a_stranger_connecting_to_the_mesh_port_is_refused_with_a_clear_error() throws Exception {
+    void strangers_at_the_mesh_port_are_refused_and_the_world_still_connects() throws Exception {
         Rendezvous rv = Rendezvous.onLoopback(2);
         rv.serveInBackground(20_000, e -> { });
         InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+        MeshAuth auth = MeshAuth.of("s3cret");
         CompletableFuture<TcpTransport> zero = CompletableFuture.supplyAsync(() -> {
             try {
-                return TcpTransport.start(0, 2, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 5_000);
+                return TcpTransport.start(0, 2, at, InetAddress.getLoopbackAddress(), new FrameCodec(), auth, 20_000);
             } catch (Exception e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
         }, STARTER);
-        // pretend to be rank 1 at the rendezvous, then greet rank 0 with garbage
+        // play rank 1 at the rendezvous, then reach rank 0's mesh port as strangers before greeting it properly
         try (ServerSocket mine = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              Socket s = new Socket(InetAddress.getLoopbackAddress(), rv.port())) {
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -133,11 +135,72 @@ class TcpTransportTest extends TransportContract {
             out.writeInt(1);
             out.flush();
             String table = new DataInputStream(s.getInputStream()).readUTF();
-            String zeroPort = table.split(";")[1].split("@")[1];
-            try (Socket g = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(zeroPort))) {
-                g.getOutputStream().write("HELLO? this is not a peer".getBytes(StandardCharsets.US_ASCII));
-                g.getOutputStream().flush();
-                assertThatThrownBy(() -> zero.get(20, TimeUnit.SECONDS)).hasMessageContaining("is not a peer of higher rank");
+            int zeroPort = Integer.parseInt(table.split(";")[1].split("@")[1]);
+            List<Socket> strangers = new ArrayList<>();
+            try {
+                Socket garbage = new Socket(InetAddress.getLoopbackAddress(), zeroPort); // garbage instead of a greeting
+                garbage.getOutputStream().write("HELLO? this is not a peer".getBytes(StandardCharsets.US_ASCII));
+                strangers.add(garbage);
+                strangers.add(new Socket(InetAddress.getLoopbackAddress(), zeroPort)); // silent: refused after the greeting timeout
+                Socket wrongSecret = new Socket(InetAddress.getLoopbackAddress(), zeroPort);
+                strangers.add(wrongSecret);
+                MeshAuth.of("guess").dial(wrongSecret, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, 0);
+                wrongSecret.setSoTimeout(20_000);
+                assertThat(wrongSecret.getInputStream().read()).as("a wrong secret is refused: rank 0 closes that connection").isEqualTo(-1);
+                for (int lane = 0; lane < 2; lane++) { // then the real rank 1, with the world's secret
+                    Socket peer = new Socket(InetAddress.getLoopbackAddress(), zeroPort);
+                    auth.dial(peer, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, lane);
+                    strangers.add(peer);
+                }
+                TcpTransport t = zero.get(20, TimeUnit.SECONDS);
+                assertThat(t.peers()).isEqualTo(2);
+                t.close();
+            } finally {
+                for (Socket x : strangers) {
+                    x.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void strangers_at_the_rendezvous_are_refused_and_the_world_still_meets() throws Exception {
+        Rendezvous rv = Rendezvous.onLoopback(2);
+        rv.serveInBackground(20_000, e -> { });
+        List<Socket> strangers = new ArrayList<>();
+        try {
+            Socket garbage = new Socket(InetAddress.getLoopbackAddress(), rv.port());
+            garbage.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            strangers.add(garbage);
+            strangers.add(new Socket(InetAddress.getLoopbackAddress(), rv.port())); // silent
+            Socket outside = new Socket(InetAddress.getLoopbackAddress(), rv.port()); // a rank outside the world
+            DataOutputStream out = new DataOutputStream(outside.getOutputStream());
+            out.writeUTF("Sending Info");
+            out.writeInt(1);
+            out.writeInt(1);
+            out.writeInt(7);
+            out.flush();
+            strangers.add(outside);
+            InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), rv.port());
+            List<CompletableFuture<TcpTransport>> peers = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                int rank = r;
+                peers.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return TcpTransport.start(rank, 2, at, InetAddress.getLoopbackAddress(), new FrameCodec(), 20_000);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                }, STARTER));
+            }
+            for (CompletableFuture<TcpTransport> p : peers) {
+                TcpTransport t = p.get(30, TimeUnit.SECONDS);
+                assertThat(t.peers()).isEqualTo(2);
+                t.close();
+            }
+        } finally {
+            for (Socket x : strangers) {
+                x.close();
             }
         }
     }

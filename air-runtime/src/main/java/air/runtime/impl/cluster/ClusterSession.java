@@ -1,5 +1,6 @@
 package air.runtime.impl.cluster;
 
+import air.channels.MeshAuth;
 import air.channels.Transport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +36,7 @@ public final class ClusterSession implements AutoCloseable {
     private final PeerLiveness liveness;
     private final String livenessBind;
     private final String advertise;
+    private final MeshAuth auth;
     /** Peers lost while a replicated job ran: the others go on without them. */
     private final AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
@@ -45,8 +47,9 @@ public final class ClusterSession implements AutoCloseable {
      * loopback); {@code advertise}: the address the other peers connect to ({@code Advertise.host}).
      */
     public ClusterSession(Transport transport, long heartbeatMs, long failureTimeoutMs, long startupTimeoutMs, String livenessBind,
-                          String advertise) {
+                          String advertise, MeshAuth auth) {
         this.advertise = advertise;
+        this.auth = auth;
         this.transport = transport;
         this.livenessBind = livenessBind;
         this.startupTimeoutMs = startupTimeoutMs;
@@ -64,7 +67,7 @@ public final class ClusterSession implements AutoCloseable {
         try {
             String bind = livenessBind;
             PeerLiveness l = new PeerLiveness(self(), bind == null ? InetAddress.getLoopbackAddress()
-                    : InetAddress.getByName(bind), advertise, monitor::processGone);
+                    : InetAddress.getByName(bind), advertise, auth, monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
             ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
             String[] addresses = new String[peers()];

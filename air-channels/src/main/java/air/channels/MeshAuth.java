@@ -1,0 +1,173 @@
+package air.channels;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * How a connection between AIR's own peers proves it comes from a member of the world (the TCP
+ * mesh, the liveness mesh): the accepting side sends a fresh 16-byte nonce, the dialing side
+ * answers with its rank, its lane and an HMAC-SHA256 over the nonce, the rank, the lane and the
+ * mesh's purpose, keyed with the world's shared secret ({@code AIR_SECRET}, or the file
+ * {@code AIR_SECRET_FILE} names). A wrong proof, a wrong magic number or silence past the
+ * greeting timeout refuses that connection alone, with the reason; the world goes on accepting.
+ * Without a secret the proof is empty and only the greeting's form is checked (loopback-only
+ * worlds, tests). MPJ Express's own connections cannot carry a proof: see docs/operations.md, Security.
+ */
+public final class MeshAuth {
+
+    public static final String SECRET = "AIR_SECRET";
+    public static final String SECRET_FILE = "AIR_SECRET_FILE";
+    /** How long an accepted connection has to greet. */
+    public static final int GREETING_TIMEOUT_MS = 2_000;
+
+    private static final int NONCE = 16;
+    private static final int PROOF = 32;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** No shared secret: greetings are checked for form only. */
+    public static final MeshAuth NONE = new MeshAuth(null);
+
+    private final byte[] key;
+
+    private MeshAuth(byte[] key) {
+        this.key = key;
+    }
+
+    /** A mesh keyed with {@code secret}. */
+    public static MeshAuth of(String secret) {
+        if (secret == null || secret.isEmpty()) {
+            throw new IllegalArgumentException(SECRET + " must not be empty");
+        }
+        return new MeshAuth(secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code AIR_SECRET}, else the contents of {@code AIR_SECRET_FILE}, else {@link #NONE}. */
+    public static MeshAuth fromEnvironment(Map<String, String> env) {
+        String secret = env.get(SECRET);
+        if (secret != null && !secret.isEmpty()) {
+            return of(secret);
+        }
+        String file = env.get(SECRET_FILE);
+        if (file == null || file.isEmpty()) {
+            return NONE;
+        }
+        try {
+            String s = Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
+            if (s.isEmpty()) {
+                throw new IllegalArgumentException(SECRET_FILE + "=" + file + " is empty");
+            }
+            return of(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(SECRET_FILE + "=" + file + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** A fresh random secret (the local launcher makes one per run). */
+    public static String randomSecret() {
+        byte[] b = new byte[32];
+        RANDOM.nextBytes(b);
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) {
+            sb.append(String.format("%02x", x & 0xff));
+        }
+        return sb.toString();
+    }
+
+    public boolean enabled() {
+        return key != null;
+    }
+
+    /** What a connection that greeted correctly claims. */
+    public record Hello(int rank, int lane) { }
+
+    /** The dialing side: reads the acceptor's nonce and answers with {@code rank}, {@code lane} and the proof. */
+    public void dial(Socket s, String purpose, int magic, int rank, int lane) throws IOException {
+        int before = s.getSoTimeout();
+        s.setSoTimeout(GREETING_TIMEOUT_MS * 5);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        int theirs = in.readInt();
+        if (theirs != magic) {
+            throw new IOException(String.format("%s: %s answered with %08x, not an AIR peer's %08x", purpose, s.getRemoteSocketAddress(),
+                    theirs, magic));
+        }
+        byte[] nonce = in.readNBytes(NONCE);
+        if (nonce.length != NONCE) {
+            throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " closed during the greeting");
+        }
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.writeInt(magic);
+        out.writeInt(rank);
+        out.writeByte(lane);
+        out.write(proof(purpose, nonce, rank, lane));
+        out.flush();
+        s.setSoTimeout(before);
+    }
+
+    /**
+     * The accepting side: sends a nonce and reads the greeting within {@link #GREETING_TIMEOUT_MS};
+     * throws {@link IOException} saying why a connection is refused (the caller closes it and goes on).
+     */
+    public Hello accept(Socket s, String purpose, int magic) throws IOException {
+        int before = s.getSoTimeout();
+        s.setSoTimeout(GREETING_TIMEOUT_MS);
+        String from = String.valueOf(s.getRemoteSocketAddress());
+        try {
+            byte[] nonce = new byte[NONCE];
+            RANDOM.nextBytes(nonce);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeInt(magic);
+            out.write(nonce);
+            out.flush();
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            int theirs = in.readInt();
+            if (theirs != magic) {
+                throw new IOException(String.format("%s greeted with %08x, not an AIR peer's %08x", from, theirs, magic));
+            }
+            int rank = in.readInt();
+            int lane = in.readByte();
+            byte[] proof = in.readNBytes(PROOF);
+            if (proof.length != PROOF) {
+                throw new IOException(from + " closed during the greeting");
+            }
+            if (!MessageDigest.isEqual(proof, proof(purpose, nonce, rank, lane))) {
+                throw new IOException(from + " claims rank " + rank + " but does not know the world's secret (" + SECRET + ")");
+            }
+            s.setSoTimeout(before);
+            return new Hello(rank, lane);
+        } catch (SocketTimeoutException e) {
+            throw new IOException(from + " did not greet within " + GREETING_TIMEOUT_MS + " ms", e);
+        } catch (EOFException e) {
+            throw new IOException(from + " closed during the greeting", e);
+        }
+    }
+
+    private byte[] proof(String purpose, byte[] nonce, int rank, int lane) {
+        if (key == null) {
+            return new byte[PROOF];
+        }
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            mac.update(purpose.getBytes(StandardCharsets.UTF_8));
+            mac.update(nonce);
+            mac.update(new byte[] {(byte) (rank >>> 24), (byte) (rank >>> 16), (byte) (rank >>> 8), (byte) rank, (byte) lane});
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
+        }
+    }
+}
