@@ -25,7 +25,10 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code AIR_SECRET_FILE} names). A wrong proof, a wrong magic number or silence past the
  * greeting timeout refuses that connection alone, with the reason; the world goes on accepting.
  * Without a secret the proof is empty and only the greeting's form is checked (loopback-only
- * worlds, tests). MPJ Express's own connections cannot carry a proof: see docs/operations.md, Security.
+ * worlds, tests). The acceptor answers a greeting it takes with one byte ({@link #confirm}); a
+ * refused dialer sees the connection close instead and says so. Only the dialer proves itself: a
+ * stranger that listens where a peer should cannot be told apart (left for a later change). MPJ
+ * Express's own connections cannot carry a proof: see docs/operations.md, Security.
  */
 public final class MeshAuth {
 
@@ -94,10 +97,14 @@ public final class MeshAuth {
     /** What a connection that greeted correctly claims. */
     public record Hello(int rank, int lane) { }
 
-    /** The dialing side: reads the acceptor's nonce and answers with {@code rank}, {@code lane} and the proof. */
-    public void dial(Socket s, String purpose, int magic, int rank, int lane) throws IOException {
+    /**
+     * The dialing side: reads the acceptor's nonce, answers with {@code rank}, {@code lane} and the
+     * proof, and waits for the acceptor's verdict, all within {@code timeoutMs} (the acceptor may
+     * be busy refusing strangers first); throws {@link IOException} saying why when refused.
+     */
+    public void dial(Socket s, String purpose, int magic, int rank, int lane, long timeoutMs) throws IOException {
         int before = s.getSoTimeout();
-        s.setSoTimeout(GREETING_TIMEOUT_MS * 5);
+        s.setSoTimeout((int) Math.max(GREETING_TIMEOUT_MS, Math.min(Integer.MAX_VALUE, timeoutMs)));
         DataInputStream in = new DataInputStream(s.getInputStream());
         int theirs = in.readInt();
         if (theirs != magic) {
@@ -114,7 +121,21 @@ public final class MeshAuth {
         out.writeByte(lane);
         out.write(proof(purpose, nonce, rank, lane));
         out.flush();
+        int verdict = in.read();
+        if (verdict != ACCEPTED) {
+            throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " refused rank " + rank + (enabled()
+                    ? " (a different " + SECRET + "?)" : " (it may require " + SECRET + ")") + " or its lane " + lane);
+        }
         s.setSoTimeout(before);
+    }
+
+    /** The acceptor's verdict on a greeting, once it checked the proof and the claimed rank. */
+    private static final int ACCEPTED = 0x59;
+
+    /** The accepting side, once it also checked the claimed rank and lane: tells the dialer it is in. */
+    public static void confirm(Socket s) throws IOException {
+        s.getOutputStream().write(ACCEPTED);
+        s.getOutputStream().flush();
     }
 
     /**

@@ -21,14 +21,15 @@ class MeshAuthTest {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<Void> dialing = CompletableFuture.runAsync(() -> {
                 try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
-                    dialer.dial(s, "test", 0x41495254, rank, 1);
-                    s.getInputStream().read(); // until the acceptor is done with it
+                    dialer.dial(s, "test", 0x41495254, rank, 1, 10_000);
                 } catch (Exception e) {
                     // the acceptor refused: its side says why
                 }
             });
             try (Socket s = server.accept()) {
-                return acceptor.accept(s, "test", 0x41495254);
+                MeshAuth.Hello h = acceptor.accept(s, "test", 0x41495254);
+                MeshAuth.confirm(s);
+                return h;
             } finally {
                 dialing.get(10, TimeUnit.SECONDS);
             }

@@ -238,7 +238,7 @@ public final class TcpTransport implements Transport {
         s.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
                 (int) Math.min(Integer.MAX_VALUE, timeoutMs));
         try {
-            auth.dial(s, PURPOSE, HELLO, self, lane);
+            auth.dial(s, PURPOSE, HELLO, self, lane, timeoutMs);
         } catch (IOException e) {
             s.close();
             throw new IOException("peer " + self + " could not greet the peer at " + address + ": " + e.getMessage(), e);
@@ -254,8 +254,8 @@ public final class TcpTransport implements Transport {
         } catch (SocketTimeoutException e) {
             return false; // the caller checks its deadline
         }
-        s.setTcpNoDelay(true);
         try {
+            s.setTcpNoDelay(true);
             MeshAuth.Hello h = auth.accept(s, PURPOSE, HELLO);
             int rank = h.rank();
             int lane = h.lane();
@@ -263,6 +263,7 @@ public final class TcpTransport implements Transport {
                 throw new IOException(String.format("%s is not a peer of higher rank with a free lane (rank %d, lane %d)",
                         s.getRemoteSocketAddress(), rank, lane));
             }
+            MeshAuth.confirm(s);
             sockets[rank][lane] = s;
             return true;
         } catch (IOException e) {

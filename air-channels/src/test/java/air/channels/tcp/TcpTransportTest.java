@@ -12,6 +12,7 @@ import air.channels.bootstrap.Rendezvous;
 import air.wire.FrameException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -144,12 +145,12 @@ class TcpTransportTest extends TransportContract {
                 strangers.add(new Socket(InetAddress.getLoopbackAddress(), zeroPort)); // silent: refused after the greeting timeout
                 Socket wrongSecret = new Socket(InetAddress.getLoopbackAddress(), zeroPort);
                 strangers.add(wrongSecret);
-                MeshAuth.of("guess").dial(wrongSecret, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, 0);
-                wrongSecret.setSoTimeout(20_000);
-                assertThat(wrongSecret.getInputStream().read()).as("a wrong secret is refused: rank 0 closes that connection").isEqualTo(-1);
+                assertThatThrownBy(() -> MeshAuth.of("guess").dial(wrongSecret, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, 0, 20_000))
+                        .as("a wrong secret is refused, and the dialer says so").isInstanceOf(IOException.class)
+                        .hasMessageContaining("refused rank 1").hasMessageContaining("a different AIR_SECRET?");
                 for (int lane = 0; lane < 2; lane++) { // then the real rank 1, with the world's secret
                     Socket peer = new Socket(InetAddress.getLoopbackAddress(), zeroPort);
-                    auth.dial(peer, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, lane);
+                    auth.dial(peer, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, lane, 20_000);
                     strangers.add(peer);
                 }
                 TcpTransport t = zero.get(20, TimeUnit.SECONDS);

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,9 @@ final class Takeover {
     private final Timer duration;
     private final Counter count;
     private final AtomicInteger restoring = new AtomicInteger();
+    /** Guards {@code finishing} and {@code underWay}: a lock, not a monitor, since the job's joiner (maybe a virtual thread) waits on it. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition settled = lock.newCondition();
     private boolean finishing;
     private volatile JobEvents events = JobEvents.NONE;
     private int underWay;
@@ -91,13 +96,16 @@ final class Takeover {
         int host = live.get(0);
         LOG.warn("job '{}': peer {} lost; peer {} takes over its share from its replicated state", config.name(), dead, host);
         if (host == self()) {
-            synchronized (this) {
+            lock.lock();
+            try {
                 if (finishing) {
                     onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": peer " + dead
                             + " was lost after this peer had finished its part, so its share can no longer be taken over", null));
                     return;
                 }
                 underWay++;
+            } finally {
+                lock.unlock();
             }
             Thread.ofPlatform().daemon().name(config.name() + "/takeover-" + dead).start(() -> adopt(dead, detected));
         }
@@ -164,9 +172,12 @@ final class Takeover {
             onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": it could not take over "
                     + "peer " + dead + "'s share: " + e.getMessage(), e));
         } finally {
-            synchronized (this) {
+            lock.lock();
+            try {
                 underWay--;
-                notifyAll();
+                settled.signalAll();
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -202,10 +213,15 @@ final class Takeover {
      * This peer's tasklets are done: waits for a takeover under way to have started its tasklets;
      * a peer lost from now on that this one would take over fails the job.
      */
-    synchronized void beginFinishing() throws InterruptedException {
-        while (underWay > 0) {
-            wait();
+    void beginFinishing() throws InterruptedException {
+        lock.lock();
+        try {
+            while (underWay > 0) {
+                settled.await();
+            }
+            finishing = true;
+        } finally {
+            lock.unlock();
         }
-        finishing = true;
     }
 }

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Live input from the application: it {@link #offer}s records (blocking while {@code capacity}
@@ -22,6 +23,8 @@ public final class PushSource<T> implements SourceFactory<T> {
     private final BlockingQueue<T> queue;
     private final int capacity;
     private volatile boolean closed;
+    /** Offers under way: a reader ends only once the source is closed and none is left to land. */
+    private final AtomicInteger offering = new AtomicInteger();
 
     public PushSource(int capacity) {
         if (capacity < 1) {
@@ -34,15 +37,25 @@ public final class PushSource<T> implements SourceFactory<T> {
     /** Hands {@code record} to the job, waiting while the queue is full. */
     public void offer(T record) throws InterruptedException {
         Objects.requireNonNull(record, "PushSource.offer(record): record is null");
-        checkOpen();
-        queue.put(record);
+        offering.incrementAndGet();
+        try {
+            checkOpen();
+            queue.put(record);
+        } finally {
+            offering.decrementAndGet();
+        }
     }
 
     /** {@link #offer(Object)} waiting at most {@code timeout}; false when the queue stayed full. */
     public boolean offer(T record, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(record, "PushSource.offer(record, timeout): record is null");
-        checkOpen();
-        return queue.offer(record, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        offering.incrementAndGet();
+        try {
+            checkOpen();
+            return queue.offer(record, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            offering.decrementAndGet();
+        }
     }
 
     private void checkOpen() {
@@ -68,7 +81,8 @@ public final class PushSource<T> implements SourceFactory<T> {
 
             @Override
             public int read(int max, Emitter<? super T> out) {
-                boolean wasClosed = closed; // read before draining: what was offered before close is read
+                // read before draining: what was offered before close, or while it happened, is read first
+                boolean wasClosed = closed && offering.get() == 0;
                 int n = 0;
                 while (n < max) {
                     T r = queue.poll();

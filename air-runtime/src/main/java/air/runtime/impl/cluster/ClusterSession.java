@@ -75,7 +75,12 @@ public final class ClusterSession implements AutoCloseable {
                 addresses[p] = p == self() ? l.address() : hello[p].text();
             }
             control.forget(0);
-            l.connect(addresses, startupTimeoutMs);
+            try {
+                l.connect(addresses, startupTimeoutMs);
+            } catch (IOException | RuntimeException e) {
+                l.close(); // no watcher of a half-made mesh may report a peer gone later
+                throw e;
+            }
             return l;
         } catch (IOException e) {
             throw new UncheckedIOException("peer " + self() + " could not connect the liveness mesh", e);

@@ -64,7 +64,7 @@ final class PeerLiveness implements AutoCloseable {
             Socket s = new Socket();
             s.connect(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))), (int) timeoutMs);
             try {
-                auth.dial(s, PURPOSE, MAGIC, self, 0);
+                auth.dial(s, PURPOSE, MAGIC, self, 0, timeoutMs);
             } catch (IOException e) {
                 s.close();
                 throw new IOException("peer " + self + " could not greet peer " + p + "'s liveness port at " + a + ": " + e.getMessage(), e);
@@ -92,6 +92,7 @@ final class PeerLiveness implements AutoCloseable {
                     throw new IOException(s.getRemoteSocketAddress() + " claims rank " + peer + (peer > self && peer < addresses.length
                             ? ", already connected" : ", not a peer of higher rank in a world of " + addresses.length));
                 }
+                MeshAuth.confirm(s);
                 connected[peer] = true;
                 accepted++;
                 watch(peer, s);

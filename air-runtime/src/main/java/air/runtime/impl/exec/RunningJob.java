@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class RunningJob implements Job {
     private final JobContext context;
     private final JobGraph graph;
     private final JobMetrics metrics;
+    private final ReentrantLock joinLock = new ReentrantLock();
     /** Once the job ended: its summary (its meters have left the registry). */
     private volatile JobSummary summary;
     private final AtomicInteger running = new AtomicInteger();
@@ -178,7 +180,24 @@ public final class RunningJob implements Job {
     }
 
     @Override
-    public synchronized void join() {
+    public void join() {
+        // a lock, not a monitor: a virtual thread that joins a long job must not pin its carrier meanwhile
+        joinLock.lock();
+        try {
+            joinOnce();
+        } finally {
+            joinLock.unlock();
+        }
+        Throwable failure = context.failure();
+        if (failure instanceof JobFailedException jfe) {
+            throw new JobFailedException(jfe.getMessage(), jfe.getCause());
+        } else if (failure != null) {
+            throw new JobFailedException("job '" + name() + "' failed: " + failure, failure);
+        }
+    }
+
+    /** The first joiner waits for the tasklets and ends the job; later ones find it ended. */
+    private void joinOnce() {
         if (!joined) {
             boolean interrupted = joinTasklets();
             if (faultTolerance.afterTasklets(this::joinTasklets)) {
@@ -208,12 +227,6 @@ public final class RunningJob implements Job {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-        Throwable failure = context.failure();
-        if (failure instanceof JobFailedException jfe) {
-            throw new JobFailedException(jfe.getMessage(), jfe.getCause());
-        } else if (failure != null) {
-            throw new JobFailedException("job '" + name() + "' failed: " + failure, failure);
         }
     }
 

@@ -24,7 +24,7 @@ abstract class Tasklet implements Runnable {
         } catch (JobContext.CancelledSignal cancelled) {
             // another tasklet failed or the job was cancelled: just unwind
         } catch (Throwable t) {
-            if (job.isCancelled()) {
+            if (job.isCancelled() && !(t instanceof Error)) {
                 return; // thrown while unwinding after a cancel or another tasklet's failure (an interrupted take, sleep, lock)
             }
             fail(t);
