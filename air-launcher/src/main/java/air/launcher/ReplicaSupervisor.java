@@ -205,6 +205,13 @@ public final class ReplicaSupervisor {
         }
         for (int p : live) {
             if (codes[p] != 0) {
+                JobEvent.Takeover outside = watch.takeoverOf(p);
+                if (outside != null && codes[p] > 128) {
+                    // killed by a signal the launcher did not send, and survived: the output check decides
+                    RestartSupervisor.say(out, "[launcher] peer %d died outside the launcher (status %d); peer %d took its share over from "
+                            + "checkpoint %d", p, codes[p], outside.host(), outside.checkpoint());
+                    continue;
+                }
                 RestartSupervisor.say(out, "[launcher] peer %d exited with status %d", p, codes[p]);
                 return ExitCodes.ofPeer(codes[p]);
             }

@@ -132,4 +132,52 @@ class ReplicaSupervisorTest {
         assertThat(out).contains("[launcher] only 1 of 3 kills landed before the job ended: make the run longer");
         assertThat(out).anyMatch(l -> l.startsWith("CHECK lost=0 dup=0 kills=1 "));
     }
+
+    @Test
+    void a_peer_killed_from_outside_and_taken_over_is_survived_and_the_run_exits_0() throws Exception {
+        Replicating replicating = new Replicating(false, -1);
+        FakePeers.Script outsideKill = new FakePeers.Script() {
+            @Override
+            public void started(FakePeers g) {
+                replicating.started(g);
+                g.kill(2); // not the launcher's kill: an operator's kill -9, an OOM killer
+            }
+
+            @Override
+            public void killed(FakePeers g, int victim) {
+                replicating.killed(g, victim);
+            }
+
+            @Override
+            public boolean finishesAtOnce(FakePeers g) {
+                return true;
+            }
+        };
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(outsideKill));
+        List<String> out = new ArrayList<>();
+        int rc = ReplicaSupervisor.run(starter, options(0), EXACT, out::add);
+        assertThat(rc).as(String.join("\n", out)).isZero();
+        assertThat(out).anyMatch(l -> l.startsWith("[launcher] peer 2 died outside the launcher (status 137); peer 3 took its share over"));
+        assertThat(out).anyMatch(l -> l.startsWith("CHECK lost=0 dup=0 kills=0 "));
+    }
+
+    @Test
+    void a_peer_that_dies_outside_the_launcher_with_nobody_taking_over_fails_the_run() throws Exception {
+        FakePeers.Script dies = new FakePeers.Script() {
+            @Override
+            public void started(FakePeers g) {
+                new Replicating(false, -1).started(g);
+                g.kill(1); // and no takeover is reported
+            }
+
+            @Override
+            public boolean finishesAtOnce(FakePeers g) {
+                return true;
+            }
+        };
+        List<String> out = new ArrayList<>();
+        int rc = ReplicaSupervisor.run(new FakePeers.Starter(PEERS, List.of(dies)), options(0), EXACT, out::add);
+        assertThat(rc).isEqualTo(ExitCodes.JOB_FAILED);
+        assertThat(out).contains("[launcher] peer 1 exited with status 137");
+    }
 }
