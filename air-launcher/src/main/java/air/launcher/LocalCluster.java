@@ -242,7 +242,8 @@ public final class LocalCluster implements PeerGroup {
             if (codes[rank] != 0 && graceEnd == Long.MAX_VALUE) {
                 graceEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spec.failureGraceMs());
                 spec.output().accept("[launcher] peer " + rank + " exited with status " + codes[rank]
-                        + (left > 0 ? "; the other peers have " + spec.failureGraceMs() + " ms to stop" : ""));
+                        + (left == 0 ? "" : spec.failureGraceMs() >= TimeUnit.HOURS.toMillis(1) ? "; the other peers go on (they may survive it)"
+                        : "; the other peers have " + spec.failureGraceMs() + " ms to stop"));
             }
         }
         events.drain(10_000);
