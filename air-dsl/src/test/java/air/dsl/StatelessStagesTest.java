@@ -132,6 +132,23 @@ class StatelessStagesTest {
     }
 
     @Test
+    void two_runs_of_one_job_name_at_once_keep_their_own_meters() throws InterruptedException {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PushSource<Long> input = Sources.push(10);
+        Pipeline running = Pipeline.create();
+        running.readFrom(input).writeTo(Sinks.collect());
+        Job first = running.submit(config(1).meterRegistry(registry));
+        int before = registry.find("air.records.in").meters().size();
+        Pipeline other = Pipeline.create();
+        other.readFrom(Sources.generate(5, x -> x)).writeTo(Sinks.collect());
+        other.execute(config(1).meterRegistry(registry)); // the same job name, ended while the first runs
+        assertThat(registry.find("air.records.in").meters()).as("the first run's meters outlive the second's end").hasSize(before);
+        input.close();
+        first.join();
+        assertThat(registry.find("air.records.in").meters()).isEmpty();
+    }
+
+    @Test
     void an_ended_job_leaves_no_meter_that_holds_its_operators_behind() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         for (int i = 0; i < 1_000; i++) {

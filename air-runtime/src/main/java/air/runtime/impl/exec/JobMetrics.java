@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
@@ -24,7 +25,7 @@ import java.util.function.ToDoubleFunction;
  * the {@code named(...)} label, else kind and plan position, never a source line.
  *
  * <ul>
- *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, vertex, position, operator, kind)</li>
+ *   <li>{@code air.records.in} / {@code air.records.out} per operator (tags job, run, vertex, position, operator, kind)</li>
  *   <li>{@code air.queue.depth} per inbox (tags job, vertex, instance)</li>
  *   <li>{@code air.window.results} and {@code air.late.records} per job</li>
  *   <li>{@code air.progress.holders} per final window instance: how many upstream instances hold back its oldest open window</li>
@@ -46,6 +47,12 @@ public final class JobMetrics implements AutoCloseable {
     private final JobGraph graph;
     private final List<Counts> counts = new ArrayList<>();
     private final List<Meter> meters = new ArrayList<>();
+    /**
+     * Which run of the job this is in this JVM: two runs of one job name at once (tests, two
+     * pipelines of one application) get meters of their own, and one's end removes only its own.
+     */
+    private final String run = Long.toString(RUNS.incrementAndGet());
+    private static final AtomicLong RUNS = new AtomicLong();
 
     JobMetrics(MeterRegistry registry, String job, JobGraph graph) {
         this.registry = registry;
@@ -58,7 +65,7 @@ public final class JobMetrics implements AutoCloseable {
         List<OperatorSlot> slots = graph.slots();
         for (OperatorSlot slot : slots) {
             String name = slot.info().meterName(slot.vertex(), slot.position());
-            Tags tags = Tags.of("job", job, "vertex", Integer.toString(slot.vertex()), "position", Integer.toString(slot.position()),
+            Tags tags = Tags.of("job", job, "run", run, "vertex", Integer.toString(slot.vertex()), "position", Integer.toString(slot.position()),
                     "operator", name, "kind", slot.kind());
             LongSupplier in = slot.kind().equals("source") ? () -> 0 : () -> (long) sumReceived(slot.instances());
             if (!slot.kind().equals("source")) {
@@ -75,7 +82,7 @@ public final class JobMetrics implements AutoCloseable {
             }
             counts.add(new Counts(new JobSummary.Operator(name, slot.kind(), slot.vertex(), slot.position(), 0, 0), in, out));
         }
-        Tags jobTag = Tags.of("job", job);
+        Tags jobTag = Tags.of("job", job, "run", run);
         counter("air.window.results", jobTag.and("kind", "window-final"), graph.meteredFinals(), JobMetrics::results);
         counter("air.late.records", jobTag.and("kind", "window-partial"), graph.partials(), JobMetrics::late);
         for (WindowFinal op : graph.finals()) {
