@@ -74,6 +74,12 @@ class CheckpointRecoveryTest {
         @Override public void discardNewerThan(String job, long id, int peer) throws IOException {
             inner.discardNewerThan(job, id, peer);
         }
+        @Override public List<String> jobs() throws IOException {
+            return inner.jobs();
+        }
+        @Override public void discard(String job) throws IOException {
+            inner.discard(job);
+        }
         @Override public String describe() {
             return inner.describe();
         }
@@ -256,5 +262,53 @@ class CheckpointRecoveryTest {
         assertThatThrownBy(() -> q.execute(config(1).checkpoints(Checkpoints.toDirectory(dir), 100)))
                 .hasMessageContaining("has no accumulator codec").hasMessageContaining("cannot be checkpointed");
         assertThatThrownBy(() -> config(1).checkpoints(Checkpoints.toDirectory(dir), 0)).hasMessageContaining("intervalMs must be >= 1");
+    }
+
+    /** The held job of {@link #run} with one more stage: another pipeline under the same job name. */
+    private static void runChanged(WatchedStore store, SinkFactory<WindowResult<Long, Long>> sink, boolean afresh) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, () -> true)).map(i -> i).filter(i -> i >= 0).withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 13).window(Windows.tumbling(100)).aggregate(Aggregations.count()).writeTo(sink);
+        p.execute(config(2).batchSize(16).checkpoints(store, 40).startAfresh(afresh));
+    }
+
+    @Test
+    void checkpoints_of_another_pipeline_are_refused_with_a_message_and_discarded_only_when_asked(@TempDir Path dir) throws IOException {
+        WatchedStore store = new WatchedStore(dir);
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        assertThatThrownBy(() -> run(Windows.tumbling(100), Routing.KEY, Progress.WATERMARK, store, sink, 2, new SimpleMeterRegistry()))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure");
+        List<String> oldKeys = store.jobs();
+        assertThat(oldKeys).hasSize(1);
+        CollectSink<WindowResult<Long, Long>> other = Sinks.collect();
+        assertThatThrownBy(() -> runChanged(store, other, false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("holds checkpoints of this job name").hasMessageContaining("cannot resume from")
+                .hasMessageContaining("startAfresh(true)");
+        assertThatThrownBy(other::items).as("nothing ran").hasMessageContaining("has not run yet");
+        runChanged(store, other, true);
+        assertThat(collected(other.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
+        assertThat(store.jobs()).as("the old pipeline's checkpoints were discarded").doesNotContainAnyElementsOf(oldKeys);
+    }
+
+    @Test
+    void a_stage_moved_to_another_source_line_resumes_from_its_checkpoint(@TempDir Path dir) {
+        WatchedStore store = new WatchedStore(dir);
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        assertThatThrownBy(() -> run(Windows.tumbling(100), Routing.KEY, Progress.WATERMARK, store, sink, 2, new SimpleMeterRegistry()))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure");
+        // the same pipeline built by other lines of code: other call sites, the same structure
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        Pipeline p = Pipeline.create();
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, () -> true))
+                .map(i -> i)
+                .withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 13)
+                .window(Windows.tumbling(100))
+                .aggregate(Aggregations.count())
+                .writeTo(sink);
+        p.execute(config(2).batchSize(16).routing(Routing.KEY).progress(Progress.WATERMARK).checkpoints(store, 40).meterRegistry(second));
+        assertThat(count(second, "air.recoveries")).as("the moved pipeline resumed from the checkpoint").isEqualTo(1);
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
     }
 }

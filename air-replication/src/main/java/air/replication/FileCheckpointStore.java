@@ -94,6 +94,32 @@ public final class FileCheckpointStore implements CheckpointStore {
         }
     }
 
+    /** Removes every checkpoint of {@code job} and its folder; what another peer removes meanwhile is skipped. */
+    @Override
+    public void discard(String job) throws IOException {
+        Path dir = root.resolve(job);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        for (long id : ids(job)) {
+            deleteAll(job, id);
+        }
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(dir)) {
+            for (Path p : left) {
+                if (Files.isRegularFile(p)) {
+                    Files.deleteIfExists(p); // a temporary file a run left behind
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(dir);
+        } catch (DirectoryNotEmptyException e) {
+            // another peer is writing into it or removing it too
+        }
+    }
+
     @Override
     public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
         List<Long> ids = new ArrayList<>(ids(job));

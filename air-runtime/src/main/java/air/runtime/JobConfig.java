@@ -28,6 +28,7 @@ public final class JobConfig {
     private long idleTimeoutMs;
     private CheckpointStore checkpointStore;
     private long checkpointIntervalMs;
+    private boolean startAfresh;
     private int replicas;
     private long replicationIntervalMs;
     private Cluster cluster;
@@ -52,6 +53,7 @@ public final class JobConfig {
         c.idleTimeoutMs = idleTimeoutMs;
         c.checkpointStore = checkpointStore;
         c.checkpointIntervalMs = checkpointIntervalMs;
+        c.startAfresh = startAfresh;
         c.replicas = replicas;
         c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
@@ -256,6 +258,24 @@ public final class JobConfig {
 
     public CheckpointStore checkpointStore() {
         return checkpointStore;
+    }
+
+    /**
+     * With checkpoints: what to do when the store holds checkpoints of this job name that this run
+     * cannot resume from (a changed pipeline — an added, removed or reordered stage; other workers
+     * or peers; another checkpoint format). By default the job refuses to start, saying so, rather
+     * than silently starting from scratch; {@code true} discards them and starts afresh
+     * ({@code ./air ... --fresh}). Moving a stage to another source line needs neither: checkpoints
+     * are matched by the plan's structure, not its call sites.
+     */
+    public JobConfig startAfresh(boolean afresh) {
+        JobConfig c = copy();
+        c.startAfresh = afresh;
+        return c;
+    }
+
+    public boolean startAfresh() {
+        return startAfresh;
     }
 
     public long checkpointIntervalMs() {

@@ -44,6 +44,11 @@ public interface CheckpointStore {
         return List.of();
     }
 
+    /** Removes every checkpoint of {@code job} (a run that starts afresh on purpose); a store that cannot, refuses. */
+    default void discard(String job) throws IOException {
+        throw new IOException(describe() + " cannot discard the checkpoints of " + job + ": remove them by hand");
+    }
+
     /** For logs and the plan: where this store keeps its data. */
     String describe();
 }

@@ -11,7 +11,7 @@ import java.util.Locale;
  */
 public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing,
         Progress progress, long watermarkMs, int peers,
-                      YsbFaults faults, Query query) {
+                      YsbFaults faults, Query query, boolean fresh) {
 
     /**
      * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default),
@@ -54,7 +54,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
-        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query);
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query, fresh);
     }
 
     /** Parses the arguments (picocli: {@link YsbCommand}); a bad one throws IllegalArgumentException naming it. */

@@ -95,6 +95,10 @@ final class YsbCommand {
     @Option(names = "--quiet", description = "no live progress line")
     boolean quiet;
 
+    @Option(names = "--fresh", description = "with --checkpoints: discard checkpoints of this job this run cannot resume from (a changed "
+            + "pipeline or layout) instead of refusing to start")
+    boolean fresh;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text, exit 0")
     boolean help;
 
@@ -147,7 +151,7 @@ final class YsbCommand {
         int workers = c.p != null ? c.p : Runtime.getRuntime().availableProcessors();
         Path out = c.out != null ? c.out : Path.of("out", c.query.cliName() + "-" + c.n + ".csv");
         return new YsbArgs(c.n, workers, c.seed, c.rate, c.offered, out, c.quiet, c.batch, c.routing, c.progress, c.watermarkMs, c.peers,
-                faults.validated(c.peers), c.query);
+                faults.validated(c.peers), c.query, c.fresh);
     }
 
     // ---- converters: the message says what is wrong; picocli prefixes which option or parameter it was

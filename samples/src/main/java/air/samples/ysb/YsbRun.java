@@ -98,7 +98,8 @@ public final class YsbRun {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());
         }
         if (args.faults().checkpointing()) {
-            config = config.checkpoints(Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs());
+            config = config.checkpoints(Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs())
+                    .startAfresh(args.fresh());
         }
         long share = cluster == null ? args.n() : args.n() / cluster.peers();
         ProgressLine line = progress != null ? new ProgressLine(registry, share, progress) : null;

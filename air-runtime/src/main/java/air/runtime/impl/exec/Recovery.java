@@ -67,6 +67,9 @@ public final class Recovery {
         try {
             restored = store.newestComplete(key, self, peers);
             store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
+            if (restored.isEmpty()) {
+                refuseOrDiscardOthers(store, config, key);
+            }
         } catch (IOException e) {
             throw new IllegalStateException("job '" + config.name() + "': cannot read the checkpoints in " + store.describe() + ": " + e, e);
         }
@@ -85,7 +88,8 @@ public final class Recovery {
 
     /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
     static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {
-        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n" + PlanFingerprint.of(plan, config, peers));
+        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n"
+                + PlanFingerprint.structure(plan, config, peers));
     }
 
     /** What every checkpoint key of job {@code name} begins with. */
@@ -155,6 +159,29 @@ public final class Recovery {
         } catch (IOException e) {
             return List.of();
         }
+    }
+
+    /**
+     * Nothing to resume under this run's key: checkpoints of the same job name under another key
+     * (another pipeline, layout or format) are refused — the job does not start, saying why — or,
+     * with {@link JobConfig#startAfresh}, discarded. Never a silent fresh start beside them.
+     */
+    private static void refuseOrDiscardOthers(CheckpointStore store, JobConfig config, String key) throws IOException {
+        List<String> others = othersOf(store.jobs(), config.name(), key);
+        if (others.isEmpty()) {
+            return;
+        }
+        if (!config.startAfresh()) {
+            throw new IllegalStateException("job '" + config.name() + "': " + store.describe() + " holds checkpoints of this job name "
+                    + others + " that this run cannot resume from: the pipeline changed (a stage added, removed or reordered; a "
+                    + "moved source line does not count), or its workers, peers, routing or progress differ, or the checkpoint "
+                    + "format (this run's key is " + key + ", format " + CHECKPOINT_FORMAT + "). Run the pipeline that wrote them to "
+                    + "resume, or start afresh on purpose (JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
+        }
+        for (String other : others) {
+            store.discard(other); // every peer, for stores that are not shared; deleting what another peer deleted is fine
+        }
+        LOG.warn("job '{}': starting afresh as asked: discarding the checkpoints {} in {}", config.name(), others, store.describe());
     }
 
     /** The checkpoint keys among {@code jobs} that name job {@code name} but not this run's {@code key}. */
