@@ -61,4 +61,34 @@ public final class EveryLayout {
         }
         return first;
     }
+
+    /**
+     * {@link #sameOutput}, then the same job on 2 and 3 peers in this JVM ({@link InJvmPeers}, one
+     * worker each, every routing and progress mode): their outputs together must be the same again.
+     * {@code run} gets the config to execute, with the peer's cluster set in the second part.
+     */
+    public static List<String> sameOutputOnPeers(JobConfig base, Function<JobConfig, List<String>> run) {
+        List<String> local = sameOutput(base, run);
+        for (int peers = 2; peers <= 3; peers++) {
+            for (Routing routing : Routing.values()) {
+                for (Progress progress : Progress.values()) {
+                    JobConfig c = base.workers(1).routing(routing).progress(progress);
+                    List<String> all = new ArrayList<>();
+                    InJvmPeers.run(peers, cluster -> run.apply(c.cluster(cluster))).forEach(all::addAll);
+                    all.sort(null);
+                    List<String> expected = new ArrayList<>(local);
+                    expected.sort(null);
+                    if (!expected.equals(all)) {
+                        List<String> missing = new ArrayList<>(expected);
+                        missing.removeAll(all);
+                        List<String> extra = new ArrayList<>(all);
+                        extra.removeAll(expected);
+                        throw new AssertionError("the job's output on " + peers + " peers (routing=" + routing + " progress=" + progress
+                                + ") differs from one JVM's: missing " + missing + ", extra " + extra);
+                    }
+                }
+            }
+        }
+        return local;
+    }
 }

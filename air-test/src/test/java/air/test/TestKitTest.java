@@ -66,6 +66,12 @@ class TestKitTest {
     }
 
     @Test
+    void a_job_gives_the_same_output_on_peers_as_in_one_jvm() {
+        List<String> rows = EveryLayout.sameOutputOnPeers(JobConfig.defaults(), c -> WindowResultsAssert.rows(count(c)));
+        assertThat(rows).hasSize(4);
+    }
+
+    @Test
     void several_peers_in_one_jvm_share_one_job_and_a_failing_peer_is_named() {
         List<List<WindowResult<String, Long>>> parts = InJvmPeers.run(3, cluster -> count(JobConfig.defaults().workers(1).cluster(cluster)));
         List<WindowResult<String, Long>> all = parts.stream().flatMap(List::stream).toList();
