@@ -206,7 +206,7 @@ public final class ReplicaSupervisor {
         for (int p : live) {
             if (codes[p] != 0) {
                 JobEvent.Takeover outside = watch.takeoverOf(p);
-                if (outside != null && codes[p] > 128) {
+                if (outside != null && (codes[p] == 137 || codes[p] == 143)) { // SIGKILL (an operator, the OOM killer) or SIGTERM
                     // killed by a signal the launcher did not send, and survived: the output check decides
                     RestartSupervisor.say(out, "[launcher] peer %d died outside the launcher (status %d); peer %d took its share over from "
                             + "checkpoint %d", p, codes[p], outside.host(), outside.checkpoint());

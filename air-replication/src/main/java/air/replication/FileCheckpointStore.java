@@ -178,6 +178,8 @@ public final class FileCheckpointStore implements CheckpointStore {
                     // not ours
                 }
             }
+        } catch (NoSuchFileException e) {
+            return ids; // another peer removed the job's checkpoints just now (a fresh start)
         }
         Collections.sort(ids);
         return ids;

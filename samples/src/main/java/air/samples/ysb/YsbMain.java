@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.runtime.CheckpointMismatchException;
 import air.runtime.Cluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -55,6 +56,9 @@ public final class YsbMain {
             System.err.printf(Locale.ROOT, "ysb-mem: peer %d of %d: n=%d p=%d per peer, routing=%s progress=%s%n", cluster.self(),
                     cluster.peers(), args.n(), args.parallelism(), args.routing(), args.progress());
             return YsbPeers.runPeer(cluster, args);
+        } catch (CheckpointMismatchException e) {
+            System.err.println("ysb: " + e.getMessage());
+            return 2;
         } catch (RuntimeException e) {
             System.err.println("ysb: the job failed: " + e.getMessage());
             return 3;
@@ -70,6 +74,9 @@ public final class YsbMain {
         YsbRun.Outcome outcome;
         try {
             outcome = YsbRun.run(args, args.quiet() ? null : System.err);
+        } catch (CheckpointMismatchException e) {
+            System.err.println("ysb: " + e.getMessage());
+            return 2; // nothing ran: a choice for the user (--fresh, another directory), not a failure to retry
         } catch (RuntimeException e) {
             System.err.println("ysb: the job failed: " + e.getMessage());
             return 3;

@@ -1,5 +1,6 @@
 package air.runtime.impl.exec;
 
+import air.runtime.CheckpointMismatchException;
 import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
@@ -68,10 +69,11 @@ public final class Recovery {
             restored = store.newestComplete(key, self, peers);
             store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
             if (restored.isEmpty()) {
-                refuseOrDiscardOthers(store, config, key);
+                refuseOrDiscardOthers(store, config, key, self);
             }
         } catch (IOException e) {
-            throw new IllegalStateException("job '" + config.name() + "': cannot read the checkpoints in " + store.describe() + ": " + e, e);
+            throw new IllegalStateException("job '" + config.name() + "': cannot read (or, starting afresh, discard) the checkpoints in "
+                    + store.describe() + ": " + e, e);
         }
         return new Recovery(config, key, self, peers, registry, start, restored);
     }
@@ -82,9 +84,10 @@ public final class Recovery {
      * read (and the run says so, see {@link #logStart}). 2: inbound edges (ends, repeat marks,
      * completion strategy) before each operator's state; 3: window operators write their counters
      * before their frames ({@code WindowFrames}); 4: repeat marks of exchange records, and the
-     * dataflow's operators (joins, exchanges).
+     * dataflow's operators (joins, exchanges); 5: keys from the plan's structure (no call sites)
+     * and a hash of the raw job name, so that no two job names share a key prefix.
      */
-    static final int CHECKPOINT_FORMAT = 4;
+    static final int CHECKPOINT_FORMAT = 5;
 
     /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
     static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {
@@ -92,9 +95,13 @@ public final class Recovery {
                 + PlanFingerprint.structure(plan, config, peers));
     }
 
-    /** What every checkpoint key of job {@code name} begins with. */
-    private static String namePrefix(String name) {
-        return name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-";
+    /**
+     * What every checkpoint key of job {@code name} begins with: the name made safe for a file
+     * name, and a short hash of the name as given, so that "orders eu" and "orders_eu" never
+     * share checkpoints, refusals or a fresh start.
+     */
+    static String namePrefix(String name) {
+        return name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + digest("job-name=" + name).substring(0, 6) + "-";
     }
 
     private static String digest(String text) {
@@ -166,20 +173,23 @@ public final class Recovery {
      * (another pipeline, layout or format) are refused — the job does not start, saying why — or,
      * with {@link JobConfig#startAfresh}, discarded. Never a silent fresh start beside them.
      */
-    private static void refuseOrDiscardOthers(CheckpointStore store, JobConfig config, String key) throws IOException {
+    private static void refuseOrDiscardOthers(CheckpointStore store, JobConfig config, String key, int self) throws IOException {
         List<String> others = othersOf(store.jobs(), config.name(), key);
         if (others.isEmpty()) {
             return;
         }
         if (!config.startAfresh()) {
-            throw new IllegalStateException("job '" + config.name() + "': " + store.describe() + " holds checkpoints of this job name "
+            throw new CheckpointMismatchException("job '" + config.name() + "': " + store.describe() + " holds checkpoints of this job name "
                     + others + " that this run cannot resume from: the pipeline changed (a stage added, removed or reordered; a "
                     + "moved source line does not count), or its workers, peers, routing or progress differ, or the checkpoint "
                     + "format (this run's key is " + key + ", format " + CHECKPOINT_FORMAT + "). Run the pipeline that wrote them to "
                     + "resume, or start afresh on purpose (JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
         }
-        for (String other : others) {
-            store.discard(other); // every peer, for stores that are not shared; deleting what another peer deleted is fine
+        if (self == 0) {
+            // rank 0 only: on a shared directory the others would race it, and a peer built differently must not delete anyone's
+            for (String other : others) {
+                store.discard(other);
+            }
         }
         LOG.warn("job '{}': starting afresh as asked: discarding the checkpoints {} in {}", config.name(), others, store.describe());
     }
@@ -187,8 +197,10 @@ public final class Recovery {
     /** The checkpoint keys among {@code jobs} that name job {@code name} but not this run's {@code key}. */
     static List<String> othersOf(List<String> jobs, String name, String key) {
         String prefix = namePrefix(name);
-        return jobs.stream().filter(j -> j.startsWith(prefix) && !j.equals(key)
-                && j.substring(prefix.length()).matches("[0-9a-f]{12}")).toList();
+        String legacy = name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-"; // format 4 and before: the name alone, then the digest
+        return jobs.stream().filter(j -> !j.equals(key)
+                && (j.startsWith(prefix) && j.substring(prefix.length()).matches("[0-9a-f]{12}")
+                    || j.startsWith(legacy) && j.substring(legacy.length()).matches("[0-9a-f]{12}"))).toList();
     }
 
     void logStart() {

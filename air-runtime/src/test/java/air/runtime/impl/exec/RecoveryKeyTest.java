@@ -14,4 +14,12 @@ class RecoveryKeyTest {
         assertThat(Recovery.othersOf(jobs, "ysb mem", "x")).isEmpty();
     }
 
+    @Test
+    void job_names_that_look_alike_on_disk_never_share_checkpoints() {
+        assertThat(Recovery.namePrefix("orders eu")).isNotEqualTo(Recovery.namePrefix("orders_eu")).startsWith("orders_eu-");
+        String theirs = Recovery.namePrefix("orders eu") + "0123456789ab";
+        String mine = Recovery.namePrefix("orders_eu") + "fedcba987654";
+        assertThat(Recovery.othersOf(List.of(theirs, mine), "orders_eu", mine)).isEmpty();
+        assertThat(Recovery.othersOf(List.of(theirs, mine), "orders eu", "x")).containsExactly(theirs);
+    }
 }
