@@ -41,7 +41,7 @@ public final class RestartSupervisor {
      * @param killAfterMs    a kill lands this long after every peer started, plus a seeded random part of {@code killSpreadMs}
      */
     public record Options(int peers, String job, int kills, long killSeed, int maxRestarts, Set<Integer> finalExitCodes,
-                          String checkpoints, long killAfterMs, long killSpreadMs) {
+                          String checkpoints, long killAfterMs, long killSpreadMs, boolean killAfterACheckpoint) {
 
         public Options {
             if (peers < 1 || kills < 0 || maxRestarts < 0 || killAfterMs < 0 || killSpreadMs < 1) {
@@ -54,23 +54,33 @@ public final class RestartSupervisor {
 
         /** {@code kills} kills, at most {@code kills + 3} restarts, kills 300 ms + up to 2.5 s after the start. */
         public static Options of(int peers, int kills, long killSeed, String checkpoints) {
-            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500);
+            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500, false);
         }
 
         public Options withJob(String name) {
-            return new Options(peers, name, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs);
+            return new Options(peers, name, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
+                    killAfterACheckpoint);
         }
 
         public Options withMaxRestarts(int n) {
-            return new Options(peers, job, kills, killSeed, n, finalExitCodes, checkpoints, killAfterMs, killSpreadMs);
+            return new Options(peers, job, kills, killSeed, n, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint);
         }
 
         public Options withFinalExitCodes(Set<Integer> codes) {
-            return new Options(peers, job, kills, killSeed, maxRestarts, codes, checkpoints, killAfterMs, killSpreadMs);
+            return new Options(peers, job, kills, killSeed, maxRestarts, codes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint);
+        }
+
+        /**
+         * Each kill waits until every peer of the attempt wrote a checkpoint, then the kill window:
+         * so that every kill tests a recovery from a checkpoint, however slowly the first one is
+         * written (a loaded machine, a large state), instead of a restart from scratch.
+         */
+        public Options withKillAfterACheckpoint() {
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, true);
         }
 
         public Options withKillWindow(long afterMs, long spreadMs) {
-            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, afterMs, spreadMs);
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, afterMs, spreadMs, killAfterACheckpoint);
         }
     }
 
@@ -78,6 +88,7 @@ public final class RestartSupervisor {
     private static final class Attempt implements Consumer<PeerEvent> {
         private final Options options;
         private final Set<Integer> started = new HashSet<>();
+        private final Set<Integer> checkpointed = new HashSet<>();
         private final Map<Integer, Long> runningAgain = new HashMap<>();
         private long firstOutputMs = Long.MAX_VALUE;
 
@@ -93,6 +104,7 @@ public final class RestartSupervisor {
         public synchronized void accept(PeerEvent event) {
             switch (event) {
                 case PeerEvent.Job(JobEvent.Started s) when ours(s) -> started.add(s.peer());
+                case PeerEvent.Job(JobEvent.CheckpointWritten c) when ours(c) -> checkpointed.add(c.peer());
                 case PeerEvent.Job(JobEvent.RunningAgain r) when ours(r) && r.share() == r.peer() -> runningAgain.putIfAbsent(r.peer(), r.atMs());
                 case PeerEvent.FirstOutput f -> firstOutputMs = Math.min(firstOutputMs, f.atMs());
                 default -> {
@@ -105,6 +117,17 @@ public final class RestartSupervisor {
         /** Waits until every peer runs the job, or one exits first; true when all run. */
         synchronized boolean awaitAllStarted(PeerGroup group) throws InterruptedException {
             while (started.size() < options.peers()) {
+                if (group.anyExitWithin(0)) {
+                    return false;
+                }
+                wait(50); // woken by each event; the timeout notices a peer that exits without one
+            }
+            return true;
+        }
+
+        /** Waits until every peer wrote a checkpoint in this attempt, or one exits first; true when all did. */
+        synchronized boolean awaitACheckpointEverywhere(PeerGroup group) throws InterruptedException {
+            while (checkpointed.size() < options.peers()) {
                 if (group.anyExitWithin(0)) {
                     return false;
                 }
@@ -140,6 +163,7 @@ public final class RestartSupervisor {
             // once one peer is gone the others cannot finish this attempt: stop them at once and restart sooner
             try (PeerGroup group = starter.start(0, Map.of(ATTEMPT, Integer.toString(attempts.size())), attempt)) {
                 if (kills.size() < o.kills() && attempt.awaitAllStarted(group)
+                        && (!o.killAfterACheckpoint() || attempt.awaitACheckpointEverywhere(group))
                         && !group.anyExitWithin(o.killAfterMs() + random.nextLong(o.killSpreadMs()))) {
                     int victim = random.nextInt(o.peers());
                     kills.add(System.currentTimeMillis());

@@ -133,4 +133,43 @@ class RestartSupervisorTest {
         assertThat(starter.started).hasSize(3);
         assertThat(out).contains("[launcher] giving up after 2 restarts");
     }
+
+    /** {@link #running} whose peers each report a checkpoint written once started. */
+    private static FakePeers.Script checkpointing(boolean finishes) {
+        FakePeers.Script inner = running(finishes);
+        return new FakePeers.Script() {
+            @Override
+            public void started(FakePeers g) {
+                inner.started(g);
+                for (int p = 0; p < g.peers; p++) {
+                    g.report(new JobEvent.CheckpointWritten("ysb-mem", p, FakePeers.now(), 1, 3, 100));
+                }
+            }
+
+            @Override
+            public boolean finishesAtOnce(FakePeers g) {
+                return inner.finishesAtOnce(g);
+            }
+        };
+    }
+
+    @Test
+    void with_kill_after_a_checkpoint_kills_land_once_every_peer_wrote_one() throws Exception {
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(checkpointing(false), checkpointing(true)));
+        List<String> out = new ArrayList<>();
+        int rc = RestartSupervisor.run(starter, options(1).withKillAfterACheckpoint(), EXACT, out::add);
+        assertThat(rc).as(String.join("\n", out)).isZero();
+        assertThat(out).filteredOn(l -> l.startsWith("[launcher] kill -9 peer ")).hasSize(1);
+    }
+
+    @Test
+    void with_kill_after_a_checkpoint_no_kill_lands_before_every_peer_wrote_one() throws Exception {
+        // attempts whose peers start but never report a checkpoint, and end on their own: no kill may land
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(running(true)));
+        List<String> out = new ArrayList<>();
+        int rc = RestartSupervisor.run(starter, options(1).withKillAfterACheckpoint(), EXACT, out::add);
+        assertThat(starter.started.get(0).killed).isEmpty();
+        assertThat(rc).isEqualTo(ExitCodes.CHECK_FAILED);
+        assertThat(out).contains("[launcher] only 0 of 1 kills landed before the job ended: make the run longer");
+    }
 }

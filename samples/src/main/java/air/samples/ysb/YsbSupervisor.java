@@ -23,7 +23,8 @@ final class YsbSupervisor {
         RestartSupervisor.Options options = RestartSupervisor.Options.of(args.peers(), faults.kills(), faults.killSeed(),
                         faults.checkpoints().toString())
                 .withJob(YsbRun.JOB).withMaxRestarts(faults.maxRestarts())
-                .withFinalExitCodes(Set.of(1, 2)); // a wrong result or bad arguments: a restart would not help
+                .withFinalExitCodes(Set.of(1, 2)) // a wrong result or bad arguments: a restart would not help
+                .withKillAfterACheckpoint(); // every kill tests a recovery from a checkpoint, however slow the first one is
         return RestartSupervisor.run(LocalCluster.starter(spec), options, () -> outcome(args), spec.output());
     }
 
