@@ -4,6 +4,8 @@ import air.runtime.api.Emitter;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.SourceReader;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -78,20 +80,21 @@ public final class PushSource<T> implements SourceFactory<T> {
     public SourceReader<T> createReader(int instance, int parallelism) {
         return new SourceReader<>() {
             private long read;
+            /** Reused per read: one lock acquisition drains a whole batch, not one per record. */
+            private final List<T> batch = new ArrayList<>();
 
             @Override
             public int read(int max, Emitter<? super T> out) {
                 // read before draining: what was offered before close, or while it happened, is read first
                 boolean wasClosed = closed && offering.get() == 0;
-                int n = 0;
-                while (n < max) {
-                    T r = queue.poll();
-                    if (r == null) {
-                        break;
+                int n = queue.drainTo(batch, max);
+                try {
+                    for (int i = 0; i < n; i++) {
+                        out.emit(batch.get(i));
+                        read++;
                     }
-                    out.emit(r);
-                    n++;
-                    read++;
+                } finally {
+                    batch.clear();
                 }
                 return n == 0 && wasClosed ? EXHAUSTED : n;
             }
