@@ -40,7 +40,7 @@ import java.util.function.ToDoubleFunction;
 public final class JobMetrics implements AutoCloseable {
 
     /** An operator's counts as meters and the summary read them. */
-    private record Counts(JobSummary.Operator info, LongSupplier in, LongSupplier out) { }
+    private record Counts(String name, String kind, int vertex, int position, LongSupplier in, LongSupplier out) { }
 
     private final MeterRegistry registry;
     private final String job;
@@ -80,7 +80,7 @@ public final class JobMetrics implements AutoCloseable {
                 counter("air.records.out", tags, slot.instances(), JobMetrics::partialsSent);
                 out = () -> (long) partialsSent(slot.instances());
             }
-            counts.add(new Counts(new JobSummary.Operator(name, slot.kind(), slot.vertex(), slot.position(), 0, 0), in, out));
+            counts.add(new Counts(name, slot.kind(), slot.vertex(), slot.position(), in, out));
         }
         Tags jobTag = Tags.of("job", job, "run", run);
         counter("air.window.results", jobTag.and("kind", "window-final"), graph.meteredFinals(), JobMetrics::results);
@@ -139,10 +139,9 @@ public final class JobMetrics implements AutoCloseable {
         List<JobSummary.Operator> ops = new ArrayList<>();
         long sourced = 0;
         for (Counts c : counts) {
-            JobSummary.Operator o = c.info();
             long out = c.out().getAsLong();
-            ops.add(new JobSummary.Operator(o.name(), o.kind(), o.vertex(), o.position(), c.in().getAsLong(), out));
-            if (o.kind().equals("source")) {
+            ops.add(new JobSummary.Operator(c.name(), c.kind(), c.vertex(), c.position(), c.in().getAsLong(), out));
+            if (c.kind().equals("source")) {
                 sourced += out;
             }
         }
