@@ -1,6 +1,7 @@
 package air.runtime;
 
 import air.runtime.api.CheckpointStore;
+import air.runtime.api.TimeSource;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,6 +34,7 @@ public final class JobConfig {
     private long replicationIntervalMs;
     private Cluster cluster;
     private List<JobListener> listeners = List.of();
+    private TimeSource timeSource = TimeSource.SYSTEM;
 
     private JobConfig() {
     }
@@ -58,6 +60,7 @@ public final class JobConfig {
         c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
         c.listeners = listeners;
+        c.timeSource = timeSource;
         return c;
     }
 
@@ -204,6 +207,23 @@ public final class JobConfig {
 
     public long idleTimeoutMs() {
         return idleTimeoutMs;
+    }
+
+    /**
+     * The processing-time clock the job's semantics follow: when a source instance counts as idle
+     * ({@link #idleTimeoutMs}) and how far its estimated event time has moved since, and when
+     * processing-time timers fire. The machine's clock by default; the test kit's manual clock
+     * makes those steps happen exactly when a test says. The engine's own pacing (watermark
+     * publication, checkpoints, heartbeats) always follows the machine's clock.
+     */
+    public JobConfig timeSource(TimeSource clock) {
+        JobConfig c = copy();
+        c.timeSource = Objects.requireNonNull(clock, "JobConfig.timeSource(clock): clock is null");
+        return c;
+    }
+
+    public TimeSource timeSource() {
+        return timeSource;
     }
 
     /**
@@ -354,6 +374,7 @@ public final class JobConfig {
         return "JobConfig{name=" + name + ", workers=" + workers + ", batchSize=" + batchSize
                 + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing
                 + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
+                + (timeSource != TimeSource.SYSTEM ? ", timeSource=" + timeSource : "")
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
                 + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";

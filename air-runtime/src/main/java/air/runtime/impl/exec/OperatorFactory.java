@@ -82,7 +82,7 @@ final class OperatorFactory {
             case OpSpec.Stamp t -> create(vertex, position, StampOp.class, t.info(), next);
             case OpSpec.Timestamps t -> create(vertex, position, TimestampOp.class, t.info(), t.timestampFn(), t.allowedDisorderMs(),
                     watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
-                    clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), next);
+                    clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), config.timeSource(), next);
         };
     }
 

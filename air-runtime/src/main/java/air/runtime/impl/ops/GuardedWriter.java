@@ -33,6 +33,11 @@ public final class GuardedWriter<T> implements SinkWriter<T>, SinkTail {
         writer.write(item);
     }
 
+    @Override
+    public void onProgress(long completeBelow) {
+        writer.onProgress(completeBelow);
+    }
+
     /** Closes the writer once; a second close is a bug upstream, logged with where it came from, and ignored. */
     @Override
     public void close() {

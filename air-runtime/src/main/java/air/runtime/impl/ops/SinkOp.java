@@ -39,6 +39,11 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
 
     @Override
     public void onWatermark(long watermark) {
+        try {
+            writer.onProgress(watermark == Long.MAX_VALUE ? Long.MAX_VALUE : watermark + 1);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on progress to " + watermark, e);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.api.TimeSource;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -10,7 +11,9 @@ import java.util.function.ToLongFunction;
  * once per batch and once per interval, never per record. After {@code idleTimeoutNanos} without
  * records it publishes an idle watermark instead: event time estimated to advance with the wall
  * clock from the newest timestamp it or a sibling instance in this JVM has seen
- * ({@link EventClock}); with no timestamp seen yet it publishes nothing.
+ * ({@link EventClock}); with no timestamp seen yet it publishes nothing. Idleness and that
+ * estimate follow the job's {@link TimeSource} (a test's manual clock); the publication interval
+ * follows the machine's clock.
  */
 public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Snapshotting {
 
@@ -23,14 +26,16 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     private long received;
     private final long idleTimeoutNanos;
     private final EventClock clock;
+    private final TimeSource time;
     private long receivedAtBatch;
     private long quietSinceNanos = Long.MIN_VALUE;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, long intervalNanos,
-                       long idleTimeoutNanos, EventClock clock, Inlet<? super T> next) {
+                       long idleTimeoutNanos, EventClock clock, TimeSource time, Inlet<? super T> next) {
         super(info, next);
+        this.time = time;
         this.idleTimeoutNanos = idleTimeoutNanos;
         this.clock = clock;
         this.timestampFn = timestampFn;
@@ -73,7 +78,7 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
             receivedAtBatch = received;
             quietSinceNanos = Long.MIN_VALUE;
             if (idleTimeoutNanos > 0 && maxSeen > clock.newest()) {
-                clock.observe(maxSeen, System.nanoTime());
+                clock.observe(maxSeen, time.nanoTime());
             }
             if (maxSeen != Long.MIN_VALUE) {
                 publish(maxSeen - allowedDisorder - 1);
@@ -86,7 +91,7 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
 
     /** A batch without records: once quiet for the idle timeout, publishes the idle watermark. */
     private void onQuietBatch() {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (quietSinceNanos == Long.MIN_VALUE) {
             quietSinceNanos = now;
             return;
