@@ -15,4 +15,9 @@ class InJvmTransportTest extends TransportContract {
     protected void injectWire(List<Transport> network, int from, int to, int channel, ByteBuffer wire) {
         ((InJvmTransport) network.get(from)).sendWire(to, channel, wire);
     }
+
+    @Override
+    protected void crash(List<Transport> network, int peer) {
+        InJvmTransports.crash(network.get(peer), "killed by the test");
+    }
 }

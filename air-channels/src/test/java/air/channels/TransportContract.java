@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +32,9 @@ public abstract class TransportContract {
 
     /** Puts raw bytes on the wire from {@code from} to {@code to}, bypassing the encoder. */
     protected abstract void injectWire(List<Transport> network, int from, int to, int channel, ByteBuffer wire);
+
+    /** Loses {@code peer} as a killed process is lost (every connection dropped at once, nothing flushed). */
+    protected abstract void crash(List<Transport> network, int peer);
 
     private List<Transport> network(int peers) throws Exception {
         List<Transport> net = createNetwork(peers);
@@ -189,5 +194,94 @@ public abstract class TransportContract {
         receiver.join();
         assertThat(seen[0]).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         assertThatThrownBy(() -> net.get(1).send(0, Channels.CONTROL, text("x"))).hasMessageContaining("closed");
+    }
+
+    @Test
+    void a_lost_peer_breaks_only_its_own_links_and_the_others_hear_which_peer_it_was() throws Exception {
+        List<Transport> net = network(3);
+        assertThat(net).allMatch(Transport::survivesPeerLoss);
+        CountDownLatch heard = new CountDownLatch(2);
+        List<Integer> blamed = new CopyOnWriteArrayList<>();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            net.get(p).onLinkFailure((peer, t) -> {
+                blamed.add(peer);
+                threads.add(Thread.currentThread().getName());
+                heard.countDown();
+            });
+        }
+        crash(net, 2);
+        assertThat(heard.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(blamed).containsExactlyInAnyOrder(2, 2);
+        assertThat(threads).as("listeners run on the transport's threads, not the one that lost the peer")
+                .noneMatch(n -> n.equals(Thread.currentThread().getName()));
+        assertThatThrownBy(() -> net.get(0).send(2, Channels.data(0), ByteBuffer.allocate(8))).hasMessageContaining("peer 2");
+        assertThatThrownBy(() -> net.get(2).send(0, Channels.data(0), ByteBuffer.allocate(8))).hasMessageContaining("closed");
+        net.get(0).send(1, Channels.data(0), ByteBuffer.wrap(new byte[] {7}));
+        assertThat(net.get(1).receive(Channels.data(0), WAIT).payload().get(0)).isEqualTo((byte) 7);
+        net.get(1).send(0, Channels.CONTROL, ByteBuffer.wrap(new byte[] {9}));
+        assertThat(net.get(0).receive(Channels.CONTROL, WAIT).payload().get(0)).isEqualTo((byte) 9);
+    }
+
+    @Test
+    void a_sender_blocked_on_a_lost_peer_is_released_naming_it() throws Exception {
+        List<Transport> net = network(2);
+        Throwable[] seen = new Throwable[1];
+        Thread sender = Thread.ofVirtual().start(() -> {
+            try {
+                while (true) {
+                    net.get(0).send(1, Channels.data(0), ByteBuffer.allocate(64 * 1024)); // nobody reads: fills the link
+                }
+            } catch (RuntimeException e) {
+                seen[0] = e;
+            }
+        });
+        while (sender.getState() != Thread.State.TIMED_WAITING && sender.isAlive()) {
+            Thread.onSpinWait();
+        }
+        crash(net, 1);
+        sender.join(10_000);
+        assertThat(sender.isAlive()).isFalse();
+        assertThat(seen[0]).isInstanceOf(IllegalStateException.class).hasMessageContaining("peer 1");
+    }
+
+    @Test
+    void a_lost_peers_own_blocked_receiver_wakes_with_an_error() throws Exception {
+        List<Transport> net = network(2);
+        Throwable[] seen = new Throwable[1];
+        Thread receiver = Thread.ofVirtual().start(() -> {
+            try {
+                net.get(1).receive(Channels.data(0), Duration.ofSeconds(30));
+            } catch (Throwable t) {
+                seen[0] = t;
+            }
+        });
+        while (receiver.getState() != Thread.State.TIMED_WAITING) {
+            Thread.onSpinWait();
+        }
+        crash(net, 1);
+        receiver.join(10_000);
+        assertThat(receiver.isAlive()).isFalse();
+        assertThat(seen[0]).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void a_peer_marked_lost_gets_no_more_sends_and_hears_its_own_link_break() throws Exception {
+        List<Transport> net = network(3);
+        CountDownLatch heard = new CountDownLatch(1);
+        List<Integer> blamed = new CopyOnWriteArrayList<>();
+        net.get(1).onLinkFailure((peer, t) -> {
+            blamed.add(peer);
+            heard.countDown();
+        });
+        List<Integer> toldZero = new CopyOnWriteArrayList<>();
+        net.get(0).onLinkFailure((peer, t) -> toldZero.add(peer));
+        net.get(0).markLost(1, "no heartbeat (test)");
+        assertThatThrownBy(() -> net.get(0).send(1, Channels.CONTROL, text("x"))).hasMessageContaining("peer 1");
+        assertThat(heard.await(10, TimeUnit.SECONDS)).as("the peer given up on finds its link to the other broken").isTrue();
+        assertThat(blamed).containsExactly(0);
+        assertThat(toldZero).as("the peer that declared the loss is not told again").isEmpty();
+        net.get(0).send(2, Channels.CONTROL, text("still fine"));
+        assertThat(text(net.get(2).receive(Channels.CONTROL, WAIT))).isEqualTo("still fine");
     }
 }

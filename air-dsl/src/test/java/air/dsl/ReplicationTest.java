@@ -271,7 +271,7 @@ class ReplicationTest {
 
     @Test
     void replication_over_a_transport_that_cannot_survive_a_death_is_refused_saying_how_to_fix_it() throws Exception {
-        List<Transport> net = InJvmTransports.network(2);
+        List<Transport> net = InJvmTransports.networkNotSurvivingPeerLoss(2);
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         for (Transport t : net) {
             runs.add(CompletableFuture.runAsync(() -> {
