@@ -6,6 +6,22 @@
  * must give the same output) and {@link air.test.InJvmPeers} (several peers in one JVM over the
  * in-JVM transport). AIR's own tests use it too.
  *
+ * <p>{@link air.test.SimulatedPeers} tests a job's fault tolerance: K simulated peers in one JVM
+ * over the in-JVM transport, a seeded scheduler perturbing every frame, and a peer lost at a step
+ * (its s-th data frame after its k-th snapshot); the survivors take its share over (replication)
+ * or the whole world restarts from the newest complete checkpoint (checkpoints), and the output of
+ * the kit's exactly-once sink must be the output without failures:
+ * <pre>{@code
+ * SimulatedPeers.of(3).seed(42).replication(1, 50).losePeer(1).afterSnapshots(2).atStep(10)
+ *         .runAndCompare(peer -> {
+ *             Pipeline p = Pipeline.create();
+ *             // ... .writeTo(peer.sink());
+ *             p.execute(peer.config(JobConfig.defaults().workers(2)));
+ *         });
+ * }</pre>
+ * The fault point (in steps), the perturbations and the output are deterministic for a seed; the
+ * JVM's thread scheduling, and so the interleaving of frames across links, is not.
+ *
  * <p>Why a module of its own: it depends on AssertJ, which an application's main code should
  * not get from AIR.
  */
