@@ -121,14 +121,17 @@ class ReplicationTest {
         return registry.find(name).counter() == null ? 0 : registry.find(name).counter().count();
     }
 
-    @ParameterizedTest(name = "{0} routing={1} progress={2} victim={3} rebalanced={4}")
-    @CsvSource({"tumbling,AIR,HEWMELD,1,false", "tumbling,KEY,WATERMARK,2,false", "sliding,AIR,WATERMARK,1,false",
-                "sliding,KEY,HEWMELD,2,false", "tumbling,AIR,HEWMELD,2,true", "tumbling,KEY,WATERMARK,1,true"})
+    /** {@code transport}: tcp (over loopback, the victim's sockets dropped) or injvm (the in-JVM network, the victim crashed). */
+    @ParameterizedTest(name = "{0} routing={1} progress={2} victim={3} rebalanced={4} transport={5}")
+    @CsvSource({"tumbling,AIR,HEWMELD,1,false,tcp", "tumbling,KEY,WATERMARK,2,false,tcp", "sliding,AIR,WATERMARK,1,false,tcp",
+                "sliding,KEY,HEWMELD,2,false,tcp", "tumbling,AIR,HEWMELD,2,true,tcp", "tumbling,KEY,WATERMARK,1,true,tcp",
+                "sliding,KEY,HEWMELD,1,false,injvm"})
     void a_dead_peers_share_is_taken_over_without_a_rollback_exactly_once(String kind, Routing routing, Progress progress, int victim,
-                                                                          boolean rebalanced) throws Exception {
+                                                                          boolean rebalanced, String transport) throws Exception {
         WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(100) : Windows.sliding(200, 100);
         int peers = 3;
-        List<TcpTransport> net = tcpNetwork(peers);
+        boolean inJvm = transport.equals("injvm");
+        List<Transport> net = inJvm ? InJvmTransports.network(peers) : new ArrayList<>(tcpNetwork(peers));
         // every source holds halfway until the victim has died: the loss lands mid-run
         AtomicBoolean go = new AtomicBoolean();
         List<RowsSink> sinks = new ArrayList<>();
@@ -158,7 +161,11 @@ class ReplicationTest {
             LockSupport.parkNanos(5_000_000L); // polls a meter; the job runs on its own threads
         }
         assertThat(count(registries.get(victim), "air.checkpoints")).isGreaterThanOrEqualTo(3);
-        net.get(victim).crash();
+        if (inJvm) {
+            InJvmTransports.crash(net.get(victim), "killed by the test");
+        } else {
+            ((TcpTransport) net.get(victim)).crash();
+        }
         int host = (victim + 1) % peers;
         // the survivors hold until the takeover is done: the host's report names what it took over
         while (count(registries.get(host), "air.takeovers") < 1 && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(30)) {
@@ -193,7 +200,7 @@ class ReplicationTest {
         do {
             alive = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
                     .filter(n -> n.startsWith("air-replica") || n.contains("/takeover-") || n.contains("/resend-to-")
-                            || n.startsWith("air-tcp-send") || n.contains("checkpoint-writer"))
+                            || n.startsWith("air-tcp-send") || n.startsWith("air-injvm-") || n.contains("checkpoint-writer"))
                     .toList();
             if (!alive.isEmpty()) {
                 LockSupport.parkNanos(20_000_000L); // threads end just after close returns
