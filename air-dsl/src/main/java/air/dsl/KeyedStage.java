@@ -1,6 +1,7 @@
 package air.dsl;
 
 import air.dsl.impl.CallSite;
+import air.dsl.impl.MapStateful;
 import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
 import air.dsl.impl.aggregate.ListOp;
@@ -8,18 +9,27 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
+import air.runtime.api.KeyedProcessFunction;
+import air.runtime.api.StateDescriptor;
+import air.runtime.api.StatefulMapFunction;
 import air.runtime.api.Timestamped;
+import air.runtime.api.ValueState;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A stream keyed by {@code K}: next an event-time window, an interval join with another keyed
- * stream, a lookup join against a table, or a table itself ({@link #toTable}).
+ * stream, a lookup join against a table, a table itself ({@link #toTable}), or a keyed process
+ * function with per-key state and timers ({@link #process}, {@link #mapStateful}).
  */
 public final class KeyedStage<K, T> {
 
@@ -168,6 +178,87 @@ public final class KeyedStage<K, T> {
         node.attach(j);
         table.node().attach(j);
         return new Stage<>(pipeline, j);
+    }
+
+    /**
+     * A keyed process function: {@code fn.process(record, ctx)} for every record with its key in
+     * scope, {@code fn.onTimer(...)} for every timer that fires. It keeps per-key state declared by
+     * {@code states} (values, lists, maps; read with {@code ctx.state(descriptor)}), registers
+     * event-time timers (they fire once the input is complete past them: needs
+     * {@code withTimestamps} upstream) and processing-time timers (the job's
+     * {@code JobConfig.timeSource}), and emits zero or more records per call, each
+     * with the event time of the record or event-time timer being handled; side outputs
+     * ({@code ctx.output(tag, value)}) are read with {@link Stage#sideOutput}. Records travel by
+     * key (under either routing) to the instance that owns the key, hashed as KEY routing hashes.
+     * Without a record codec the job runs on one JVM; {@link #process(KeyedProcessFunction, Codec,
+     * StateDescriptor[])} for cluster mode. State without codecs is refused for checkpoints and
+     * replication when the job is submitted. See docs/dsl.md, "Process functions".
+     */
+    public <O> Stage<O> process(KeyedProcessFunction<? super K, ? super T, O> fn, StateDescriptor<?>... states) {
+        return process("process", CallSite.ofCaller(), fn, null, states);
+    }
+
+    /** {@link #process(KeyedProcessFunction, StateDescriptor[])} whose input records cross peers by {@code recordCodec}. */
+    public <O> Stage<O> process(KeyedProcessFunction<? super K, ? super T, O> fn, Codec<T> recordCodec, StateDescriptor<?>... states) {
+        String site = CallSite.ofCaller();
+        Objects.requireNonNull(recordCodec, "process(fn, recordCodec, states) at " + site + ": recordCodec is null");
+        return process("process", site, fn, recordCodec, states);
+    }
+
+    /**
+     * Jet's {@code mapStateful}: per key one state object, made by {@code createFn} at the key's
+     * first record and changed in place by {@code mapFn(state, key, record)}, whose result is
+     * emitted (null: nothing) with the record's event time. One JVM, no checkpoints; the overload
+     * with codecs for those.
+     */
+    public <S, R> Stage<R> mapStateful(Supplier<? extends S> createFn, StatefulMapFunction<? super S, ? super K, ? super T, ? extends R> mapFn) {
+        return mapStateful(CallSite.ofCaller(), createFn, null, null, mapFn);
+    }
+
+    /**
+     * {@link #mapStateful(Supplier, StatefulMapFunction)} whose state is checkpointed and replicated by
+     * {@code stateCodec} and whose records cross peers by {@code recordCodec}.
+     */
+    public <S, R> Stage<R> mapStateful(Supplier<? extends S> createFn, Codec<S> stateCodec, Codec<T> recordCodec,
+                                       StatefulMapFunction<? super S, ? super K, ? super T, ? extends R> mapFn) {
+        String site = CallSite.ofCaller();
+        Objects.requireNonNull(stateCodec, "mapStateful(createFn, stateCodec, recordCodec, mapFn) at " + site + ": stateCodec is null");
+        Objects.requireNonNull(recordCodec, "mapStateful(createFn, stateCodec, recordCodec, mapFn) at " + site + ": recordCodec is null");
+        return mapStateful(site, createFn, stateCodec, recordCodec, mapFn);
+    }
+
+    private <S, R> Stage<R> mapStateful(String site, Supplier<? extends S> createFn, Codec<S> stateCodec, Codec<T> recordCodec,
+                                        StatefulMapFunction<? super S, ? super K, ? super T, ? extends R> mapFn) {
+        Objects.requireNonNull(createFn, "mapStateful at " + site + ": createFn is null");
+        Objects.requireNonNull(mapFn, "mapStateful at " + site + ": mapFn is null");
+        StateDescriptor<ValueState<S>> state = stateCodec == null ? StateDescriptor.value("mapStateful")
+                : StateDescriptor.value("mapStateful", stateCodec);
+        return process("mapStateful", site, new MapStateful<>(state, createFn, mapFn), recordCodec, state);
+    }
+
+    private <O> Stage<O> process(String call, String site, KeyedProcessFunction<? super K, ? super T, O> fn, Codec<T> recordCodec,
+                                 StateDescriptor<?>... states) {
+        pipeline.checkOpen(call, site);
+        String named = call + "(...) at " + site;
+        Objects.requireNonNull(fn, named + ": the function is null");
+        Objects.requireNonNull(states, named + ": states is null");
+        List<StateDescriptor<?>> declared = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (StateDescriptor<?> d : states) {
+            Objects.requireNonNull(d, named + ": a state descriptor is null");
+            if (!names.add(d.name())) {
+                throw new IllegalArgumentException(named + ": two states are named '" + d.name() + "'; give each state its own name");
+            }
+            if (d.ttlMs() > 0 && !node.timestamped()) {
+                throw new IllegalStateException(named + ": " + d + " has a time to live in event time, but the stream has no event"
+                        + " timestamps; call withTimestamps(timestampFn, allowedDisorderMs) before " + node.info().name());
+            }
+            declared.add(d);
+        }
+        StageNode n = new StageNode(StageNode.Kind.PROCESS, node, OperatorInfo.of(call, site), new Planner.Process(fn, declared, recordCodec),
+                0, node.timestamped());
+        node.attach(n);
+        return new Stage<>(pipeline, n);
     }
 
     /** Both sides of a join over time need timestamps and keys of one kind. */

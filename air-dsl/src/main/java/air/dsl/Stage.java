@@ -5,6 +5,7 @@ import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
 import air.runtime.api.Codec;
 import air.runtime.api.JoinType;
+import air.runtime.api.OutputTag;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.KeySpec;
@@ -200,6 +201,28 @@ public final class Stage<T> {
                 node.timestamped());
         node.attach(n);
         return new Stage<>(pipeline, n);
+    }
+
+    /**
+     * The side output {@code tag} of this process stage ({@code keyed.process(...)}): the records
+     * its function sent with {@code ctx.output(tag, value)}, with their event times, as a stage of
+     * its own. The main output (this stage) no longer sees them. Outputs to a tag no stage reads
+     * are dropped.
+     */
+    public <X> Stage<X> sideOutput(OutputTag<X> tag) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("sideOutput", site);
+        Objects.requireNonNull(tag, "sideOutput(tag) at " + site + ": tag is null");
+        if (node.kind() != StageNode.Kind.PROCESS) {
+            throw new IllegalStateException("sideOutput(" + tag.name() + ") at " + site + ": " + node.info().name()
+                    + " is not a process stage; only keyBy(...).process(...) has side outputs");
+        }
+        for (StageNode d : node.downstreams()) {
+            if (d.kind() == StageNode.Kind.SIDE_OUTPUT && d.payload().equals(tag)) {
+                return new Stage<>(pipeline, d); // one node per tag: its readers branch from it
+            }
+        }
+        return new Stage<>(pipeline, attach(StageNode.Kind.SIDE_OUTPUT, OperatorInfo.of("sideOutput-" + tag.name(), site), tag, 0));
     }
 
     Pipeline pipeline() {

@@ -4,8 +4,11 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
+import air.runtime.api.KeyedProcessFunction;
+import air.runtime.api.OutputTag;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SourceFactory;
+import air.runtime.api.StateDescriptor;
 import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.plan.HeadSpec;
@@ -17,6 +20,7 @@ import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.plan.ShuffleEdge;
+import air.runtime.plan.SideOutputItem;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
 import air.runtime.plan.WindowAggregation;
@@ -69,6 +73,9 @@ public final class Planner {
 
     /** An interval join's bounds and function. */
     public record Interval(long lowerMs, long upperMs, JoinFunction<?, ?, ?, ?> joinFn) { }
+
+    /** The payload of a process stage: the function, its declared states and its input records' codec (null: one JVM). */
+    public record Process(KeyedProcessFunction<?, ?, ?> fn, List<StateDescriptor<?>> states, Codec<?> recordCodec) { }
 
     /** A lookup join's type, the table's value function and the join function. */
     public record Lookup(JoinType type, Function<?, ?> valueFn, JoinFunction<?, ?, ?, ?> joinFn) { }
@@ -124,7 +131,7 @@ public final class Planner {
 
     private static boolean isHead(StageNode n) {
         return switch (n.kind()) {
-            case SOURCE, EXCHANGE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN -> true;
+            case SOURCE, EXCHANGE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN, PROCESS -> true;
             default -> false;
         };
     }
@@ -177,7 +184,7 @@ public final class Planner {
         List<StageNode> next = from.downstreams();
         if (next.isEmpty()) {
             String hint = switch (from.kind()) {
-                case KEY_BY -> "follow it with window(...), a join, or toTable(...)";
+                case KEY_BY -> "follow it with window(...), a join, process(...) or toTable(...)";
                 case WINDOW, LATE_OUTPUT -> "follow it with aggregate(...), reduce(...), topK(...) or a join";
                 case TABLE -> "look it up with lookupJoin(...)";
                 default -> "end it with writeTo(...)";
@@ -186,13 +193,26 @@ public final class Planner {
                     + " window operator)");
         }
         if (next.size() == 1) {
-            return enter(next.get(0), from);
+            return enterFrom(next.get(0), from);
         }
         List<TailSpec.Branch> branches = new ArrayList<>();
         for (StageNode d : next) {
-            branches.add(enter(d, from));
+            branches.add(enterFrom(d, from));
         }
         return new TailSpec.Branch(List.of(), new TailSpec.Fork(OperatorInfo.of("fork", from.info().callSite()), branches));
+    }
+
+    /**
+     * {@code n} reached from {@code from}; behind a process stage with side outputs, a reader of
+     * the main output first drops the side outputs' items.
+     */
+    private TailSpec.Branch enterFrom(StageNode n, StageNode from) {
+        if (from.kind() == StageNode.Kind.PROCESS && n.kind() != StageNode.Kind.SIDE_OUTPUT
+                && from.downstreams().stream().anyMatch(d -> d.kind() == StageNode.Kind.SIDE_OUTPUT)) {
+            Predicate<Object> main = item -> !(item instanceof SideOutputItem);
+            return prepend(new OpSpec.Filter(OperatorInfo.of("main-output", from.info().callSite()), main), enter(n, from));
+        }
+        return enter(n, from);
     }
 
     /** {@code n} reached from {@code from}: its operator, then what follows it. */
@@ -204,6 +224,19 @@ public final class Planner {
             case LOOKUP -> prepend(((LookupSpec) n.payload()).toOp(n.info()), walk(n));
             case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
             case KEY_BY, WINDOW, LATE_OUTPUT, MERGE, TABLE -> walk(n);
+            case SIDE_OUTPUT -> {
+                String tag = ((OutputTag<?>) n.payload()).name();
+                Predicate<Object> mine = item -> item instanceof SideOutputItem s && s.tag().equals(tag);
+                Function<Object, Object> unwrap = item -> ((SideOutputItem) item).value();
+                yield prepend(new OpSpec.Filter(n.info(), mine), prepend(new OpSpec.Map(n.info(), unwrap), walk(n)));
+            }
+            case PROCESS -> {
+                ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), 0);
+                edges.add(edge);
+                Process p = (Process) n.payload();
+                yield new TailSpec.Branch(List.of(), new TailSpec.Exchange(n.info(), TailSpec.Spread.KEY, p.recordCodec(), edge.id(),
+                        processKey(n)));
+            }
             case AGGREGATE, TOP_K -> partial(n, 0);
             case EXCHANGE -> {
                 ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), 0);
@@ -262,8 +295,27 @@ public final class Planner {
                 yield rethrowNamed(n, () -> new HeadSpec.LookupJoin(n.info(), aggregation(n, 0), aggregation(n, 1), l.type(), l.valueFn(),
                         l.joinFn()));
             }
+            case PROCESS -> {
+                Process p = (Process) n.payload();
+                List<OutputTag<?>> tags = new ArrayList<>();
+                for (StageNode d : n.downstreams()) {
+                    if (d.kind() == StageNode.Kind.SIDE_OUTPUT) {
+                        tags.add((OutputTag<?>) d.payload());
+                    }
+                }
+                yield rethrowNamed(n, () -> new HeadSpec.KeyedProcess(n.info(), processKey(n), p.fn(), p.states(), tags, n.timestamped()));
+            }
             default -> throw new IllegalStateException(n.info().name() + " does not head a vertex");
         };
+    }
+
+    /** The key of process stage {@code n}: the {@code keyBy} just before it. */
+    private static KeySpec processKey(StageNode n) {
+        StageNode u = n.upstream();
+        if (u == null || u.kind() != StageNode.Kind.KEY_BY || u.payload() instanceof KeySpec.NoKey) {
+            throw new IllegalStateException(n.info().name() + " needs keyBy(...) just before it");
+        }
+        return (KeySpec) u.payload();
     }
 
     private static HeadSpec rethrowNamed(StageNode n, Supplier<HeadSpec> spec) {

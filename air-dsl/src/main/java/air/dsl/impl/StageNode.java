@@ -16,7 +16,7 @@ public final class StageNode {
     /** The logical kinds, in the words of the DSL. */
     public enum Kind {
         SOURCE, MAP, FILTER, FLAT_MAP, LOOKUP, TIMESTAMPS, MERGE, EXCHANGE, KEY_BY, WINDOW, LATE_OUTPUT, TABLE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN,
-        LOOKUP_JOIN, SINK
+        LOOKUP_JOIN, PROCESS, SIDE_OUTPUT, SINK
     }
 
     private final Kind kind;

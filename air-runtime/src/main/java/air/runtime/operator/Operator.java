@@ -20,6 +20,8 @@ import air.wire.WireOut;
  *       just before it, unless progress could not complete (then the engine fails the job).</li>
  *   <li>{@link #snapshotTo} / {@link #restoreFrom} between items, when a checkpoint is aligned
  *       on every input or when the job resumes.</li>
+ *   <li>{@link #onIdle} between items, when no input came for {@link #idleWakeupNanos} (only for
+ *       an operator that asks for it: processing-time timers).</li>
  * </ul>
  *
  * <p>Output goes to the {@link air.runtime.api.Emitter} the operator was built with; the engine
@@ -56,6 +58,19 @@ public interface Operator {
      */
     default long outputProgress(long completeBelow) {
         return completeBelow;
+    }
+
+    /**
+     * How long, in nanoseconds of the machine's clock, the tasklet may wait for input before it
+     * calls {@link #onIdle}: an operator with processing-time timers asks to be woken while no
+     * input comes. {@code Long.MAX_VALUE} (the default): wait for input however long.
+     */
+    default long idleWakeupNanos() {
+        return Long.MAX_VALUE;
+    }
+
+    /** No input came for {@link #idleWakeupNanos()}: a chance to fire processing-time timers (between items, like every call). */
+    default void onIdle() {
     }
 
     /**

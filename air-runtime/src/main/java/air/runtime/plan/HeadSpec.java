@@ -2,8 +2,14 @@ package air.runtime.plan;
 
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
+import air.runtime.api.KeyedProcessFunction;
+import air.runtime.api.OutputTag;
 import air.runtime.api.SourceFactory;
+import air.runtime.api.StateDescriptor;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -120,6 +126,43 @@ public sealed interface HeadSpec {
         }
 
         public int inputs() { return 2; }
+    }
+
+    /**
+     * A keyed process function behind a KEY exchange ({@link TailSpec.Spread#KEY}: each record to
+     * the instance owning its key's hash), with per-key {@code states}, timers, and records for the
+     * side outputs {@code sideOutputs} wrapped as {@link SideOutputItem}s. {@code timestamped}: its
+     * input carries event time (a time to live needs it).
+     */
+    record KeyedProcess(OperatorInfo info, KeySpec key, KeyedProcessFunction<?, ?, ?> function, List<StateDescriptor<?>> states,
+                        List<OutputTag<?>> sideOutputs, boolean timestamped) implements HeadSpec {
+        public KeyedProcess {
+            states = List.copyOf(states);
+            sideOutputs = List.copyOf(sideOutputs);
+            Set<String> names = new HashSet<>();
+            for (StateDescriptor<?> s : states) {
+                if (!names.add(s.name())) {
+                    throw new IllegalArgumentException(info.name() + ": two states are named '" + s.name() + "'");
+                }
+                if (s.ttlMs() > 0 && !timestamped) {
+                    throw new IllegalArgumentException(info.name() + ": " + s + " has a time to live in event time, but the stream has"
+                            + " no event timestamps; call withTimestamps(timestampFn, allowedDisorderMs) before keyBy");
+                }
+            }
+            Set<String> tags = new HashSet<>();
+            for (OutputTag<?> t : sideOutputs) {
+                if (!tags.add(t.name())) {
+                    throw new IllegalArgumentException(info.name() + ": two side outputs are named '" + t.name() + "'");
+                }
+            }
+        }
+
+        public String describe() {
+            return "process " + info + " by " + key.info().name() + " states " + states
+                    + (sideOutputs.isEmpty() ? "" : " side outputs " + sideOutputs.stream().map(OutputTag::name).toList());
+        }
+
+        public int inputs() { return 1; }
     }
 
     /** Both sides of a pane join: tumbling panes alike, keyed alike, routed by key. */

@@ -50,11 +50,12 @@ public record PhysicalPlan(List<VertexPlan> vertices, List<ShuffleEdge> edges) {
                             + ", which does not leave this vertex");
                 }
                 used[pw.edge()]++;
-                boolean toExchange = vertices.get(edges.get(pw.edge()).to()).head() instanceof HeadSpec.Exchange;
+                HeadSpec to = vertices.get(edges.get(pw.edge()).to()).head();
+                boolean toExchange = to instanceof HeadSpec.Exchange || to instanceof HeadSpec.KeyedProcess;
                 if (toExchange != pw instanceof TailSpec.Exchange) {
                     throw new IllegalArgumentException("vertex " + v.id() + ": " + pw.info() + " feeds shuffle " + pw.edge() + " into "
-                            + vertices.get(edges.get(pw.edge()).to()).head().info() + ": an exchange feeds an exchange's receiving end,"
-                            + " a window's partial half a window operator");
+                            + vertices.get(edges.get(pw.edge()).to()).head().info() + ": an exchange feeds an exchange's receiving end"
+                            + " or a process function, a window's partial half a window operator");
                 }
             }
             for (int input = 0; input < v.head().inputs(); input++) {

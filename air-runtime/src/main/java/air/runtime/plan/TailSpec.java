@@ -27,17 +27,30 @@ public sealed interface TailSpec {
         String encodes();
     }
 
-    /** How an exchange spreads records over the next vertex's instances. */
-    enum Spread { REBALANCE, BROADCAST }
+    /** How an exchange spreads records over the next vertex's instances: round robin, to all, or by key (a process function). */
+    enum Spread { REBALANCE, BROADCAST, KEY }
 
     /**
      * The sending end of an exchange edge: records (with their event times) go to the next
      * vertex's instances round robin or to all of them, with low watermarks behind them;
-     * {@code recordCodec} carries them across peers (null: one JVM, no snapshots).
+     * {@code recordCodec} carries them across peers (null: one JVM, no snapshots). A {@code KEY}
+     * exchange sends each record to the owner of its key's hash ({@code key}; null otherwise),
+     * hashed as KEY routing hashes a window's keys.
      */
-    record Exchange(OperatorInfo info, Spread spread, Codec<?> recordCodec, int edge) implements Shuffle {
+    record Exchange(OperatorInfo info, Spread spread, Codec<?> recordCodec, int edge, KeySpec key) implements Shuffle {
+        public Exchange(OperatorInfo info, Spread spread, Codec<?> recordCodec, int edge) {
+            this(info, spread, recordCodec, edge, null);
+        }
+
+        public Exchange {
+            if ((spread == Spread.KEY) != (key != null)) {
+                throw new IllegalArgumentException(info.name() + ": a KEY exchange needs a key, and only it has one (" + spread + ")");
+            }
+        }
+
         public String describe() {
-            return "exchange " + spread.name().toLowerCase(Locale.ROOT) + " " + info + " ==> shuffle " + edge;
+            return "exchange " + spread.name().toLowerCase(Locale.ROOT) + (key != null ? " by " + key.info().name() : "") + " " + info
+                    + " ==> shuffle " + edge;
         }
 
         public Codec<?> codec() {

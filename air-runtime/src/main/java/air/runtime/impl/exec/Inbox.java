@@ -84,6 +84,48 @@ public final class Inbox {
         return item;
     }
 
+    /** Takes the next item, parking at most {@code maxWaitNanos} while empty; null when none came. Unwinds if the job is cancelled. */
+    public Object take(long maxWaitNanos) {
+        Object item = queue.poll();
+        if (item == null) {
+            item = takeSlow(System.nanoTime() + maxWaitNanos);
+            if (item == null) {
+                return null;
+            }
+        }
+        VarHandle.fullFence();
+        if (blockedCount.get() != 0) {
+            for (Thread t : blockedProducers) {
+                LockSupport.unpark(t);
+            }
+        }
+        return item;
+    }
+
+    /** Parks until an item comes or the machine's clock reaches {@code deadline}: the item, or null. */
+    private Object takeSlow(long deadline) {
+        while (true) {
+            job.checkCancelled();
+            consumerParked = true;
+            Object item = queue.poll();
+            if (item != null) {
+                consumerParked = false;
+                return item;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                consumerParked = false;
+                return null;
+            }
+            LockSupport.parkNanos(this, left);
+            consumerParked = false;
+            item = queue.poll();
+            if (item != null) {
+                return item;
+            }
+        }
+    }
+
     private Object takeSlow() {
         while (true) {
             job.checkCancelled();

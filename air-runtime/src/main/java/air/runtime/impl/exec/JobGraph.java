@@ -260,8 +260,8 @@ public final class JobGraph {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(x.edge());
                 int producer = numbering.base(edge) + global(instance, v);
-                Inlet<?> op = ops.create(v.id(), position, ExchangeOp.class, x.info(),
-                        x.spread() == TailSpec.Spread.BROADCAST, shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
+                Inlet<?> op = ops.create(v.id(), position, ExchangeOp.class, x.info(), x.spread() == TailSpec.Spread.BROADCAST,
+                        x.key() == null ? null : OperatorFactory.keyHash(x.key()), shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
                 positions.add(position, "exchange", x.info(), op, null);
                 stateful.add((Snapshotting) op);
                 return new Built(op, (ChainTail) op);

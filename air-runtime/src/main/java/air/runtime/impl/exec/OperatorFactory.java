@@ -9,7 +9,9 @@ import air.runtime.impl.ops.FinalWindowOp;
 import air.runtime.impl.ops.FlatMapOp;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.IntervalJoinOp;
+import air.runtime.impl.ops.KeyHash;
 import air.runtime.impl.ops.KeyedFrameFactory;
+import air.runtime.impl.ops.KeyedProcessOp;
 import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.LookupJoinOp;
 import air.runtime.impl.ops.LookupOp;
@@ -111,6 +113,9 @@ final class OperatorFactory {
             // an exchange carries records and low watermarks, whatever the job's progress mode
             case HeadSpec.Exchange x -> new Head(create(vertex, 0, ExchangeInOp.class, x.info(), next), "exchange-in", Progress.WATERMARK,
                     1, false);
+            // a process function's KEY exchange carries records and low watermarks too
+            case HeadSpec.KeyedProcess p -> new Head(new KeyedProcessOp(p.info(), keyHash(p.key()), p.function(), p.states(), p.sideOutputs(),
+                    p.timestamped(), config.timeSource(), next), "process", Progress.WATERMARK, 1, false);
             case HeadSpec.FinalWindow fw -> {
                 WindowAggregation agg = fw.aggregation();
                 KeyedFrameFactory<?> frames = frameFactory(vertex, 0, fw.info(), agg);
@@ -148,6 +153,15 @@ final class OperatorFactory {
                         stream.key() instanceof KeySpec.LongKey, j.type(), j.valueFn(), j.joinFn(), next);
                 yield new Head(op, "lookup-join", stream.progress(), stream.window().slide(), true);
             }
+        };
+    }
+
+    /** The key and owner of a keyed stream's records, for a KEY exchange and the process function behind it. */
+    static KeyHash keyHash(KeySpec key) {
+        return switch (key) {
+            case KeySpec.LongKey k -> new KeyHash(k.info(), k.keyFn(), null);
+            case KeySpec.ObjectKey k -> new KeyHash(k.info(), null, k.keyFn());
+            case KeySpec.NoKey k -> throw new IllegalArgumentException(k.info().name() + ": a KEY exchange needs a key");
         };
     }
 

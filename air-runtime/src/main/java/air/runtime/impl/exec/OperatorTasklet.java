@@ -45,7 +45,12 @@ final class OperatorTasklet extends Tasklet {
         }
         boolean done = false;
         while (!done) {
-            ShuffleItem item = (ShuffleItem) inbox.take();
+            long wait = edge.idleWakeupNanos();
+            ShuffleItem item = (ShuffleItem) (wait == Long.MAX_VALUE ? inbox.take() : inbox.take(wait));
+            if (item == null) {
+                edge.onIdle(); // processing-time timers: nothing came for as long as the operator wanted to wait
+                continue;
+            }
             taken++;
             done = edge.accept(item);
         }

@@ -115,7 +115,7 @@ public final class RunningJob implements Job {
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
     private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
-        CodecCheck.requireCodecs(plan, config, "it cannot travel between peers", true);
+        CodecCheck.requireCodecs(plan, config, "it cannot travel between peers", true, false);
         String fingerprint = PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
             return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
@@ -176,6 +176,9 @@ public final class RunningJob implements Job {
     @Override
     public JobStatus status() {
         JobStatus s = status;
+        if (s == JobStatus.RUNNING && context.failure() != null) {
+            return JobStatus.FAILED; // known at once, before a join has wound the job down
+        }
         return s == JobStatus.RUNNING ? faultTolerance.status(s) : s;
     }
 

@@ -122,6 +122,18 @@ public final class InboundEdge implements Completion.Listener {
         publishProgress();
     }
 
+    /** How long the tasklet may wait for the next item before {@link #onIdle} (the operator's wish; none once completed). */
+    public long idleWakeupNanos() {
+        return completed ? Long.MAX_VALUE : operator.idleWakeupNanos();
+    }
+
+    /** No item came for {@link #idleWakeupNanos}: the operator may act on processing time. */
+    public void onIdle() {
+        if (!completed) {
+            operator.onIdle();
+        }
+    }
+
     private void finish() {
         String incomplete = completion.incompleteAtEnd();
         if (incomplete != null) {

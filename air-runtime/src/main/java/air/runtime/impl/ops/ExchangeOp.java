@@ -7,11 +7,12 @@ import java.util.Arrays;
 
 /**
  * The sending end of an exchange edge, fused at the end of a chain: records go to the next
- * vertex's instances round robin ({@code rebalance}) or to every instance ({@code broadcast}, the
- * same record object to each), in batches per destination sent at the end of every batch of its vertex,
- * with low watermarks behind them (an exchange carries watermarks under either progress mode:
- * what follows it derives its own progress from them). Barriers and end of stream follow
- * everything sent before them. Records are numbered per destination ({@link RecordBatch}).
+ * vertex's instances round robin ({@code rebalance}), to every instance ({@code broadcast}, the
+ * same record object to each) or to the owner of their key (a KEY exchange, ahead of a process
+ * function), in batches per destination sent at the end of every batch of its vertex, with low
+ * watermarks behind them (an exchange carries watermarks under either progress mode: what
+ * follows it derives its own progress from them). Barriers and end of stream follow everything
+ * sent before them. Records are numbered per destination ({@link RecordBatch}).
  */
 public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
 
@@ -21,6 +22,8 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
     private final OperatorInfo info;
     private final ShuffleOutput out;
     private final boolean broadcast;
+    /** A KEY exchange (ahead of a process function): each record to its key's owner; null for round robin or broadcast. */
+    private final KeyHash keys;
     private final int destinations;
     private final long[][] timestamps;
     private final Object[][] records;
@@ -33,10 +36,11 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public ExchangeOp(OperatorInfo info, boolean broadcast, ShuffleOutput out) {
+    public ExchangeOp(OperatorInfo info, boolean broadcast, KeyHash keys, ShuffleOutput out) {
         this.info = info;
         this.out = out;
         this.broadcast = broadcast;
+        this.keys = keys;
         this.destinations = out.destinations();
         this.timestamps = new long[destinations][BATCH];
         this.records = new Object[destinations][BATCH];
@@ -51,6 +55,8 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
             for (int d = 0; d < destinations; d++) {
                 add(d, timestamp, item);
             }
+        } else if (keys != null) {
+            add(keys.destination(item, destinations), timestamp, item);
         } else {
             int d = next;
             next = d + 1 == destinations ? 0 : d + 1;

@@ -58,7 +58,7 @@ public final class ShuffleItemCodec {
                     if (p.longKeys != null) {
                         out.putLong(p.longKeys[i]);
                     } else {
-                        writeKey(p.objectKeys[i], out);
+                        writeKey(info, p.objectKeys[i], out);
                     }
                     accumulators.write(p.accumulators[i], out);
                 }
@@ -78,7 +78,8 @@ public final class ShuffleItemCodec {
         }
     }
 
-    private void writeKey(Object key, WireOut out) {
+    /** An object key as a tagged value (String, Long, Integer); any other type fails {@code info}, naming it. */
+    static void writeKey(OperatorInfo info, Object key, WireOut out) {
         switch (key) {
             case String s -> out.putByte(STRING).putString(s);
             case Long l -> out.putByte(LONG).putLong(l);
@@ -89,7 +90,8 @@ public final class ShuffleItemCodec {
         }
     }
 
-    private static Object readKey(WireIn in) {
+    /** A key {@link #writeKey} wrote. */
+    static Object readKey(WireIn in) {
         int tag = in.getByte();
         return switch (tag) {
             case STRING -> in.getString();

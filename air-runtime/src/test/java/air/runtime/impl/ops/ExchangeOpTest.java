@@ -39,7 +39,7 @@ class ExchangeOpTest {
     @Test
     void a_rebalance_deals_records_round_robin_in_numbered_batches_with_markers_behind_them() {
         TestFrames.RecordingOutput out = new TestFrames.RecordingOutput(3, 2);
-        ExchangeOp<String> op = new ExchangeOp<>(INFO, false, out);
+        ExchangeOp<String> op = new ExchangeOp<>(INFO, false, null, out);
         op.accept(10, "a");
         op.accept(11, "b");
         op.accept(12, "c");
@@ -59,14 +59,14 @@ class ExchangeOpTest {
     @Test
     void a_broadcast_sends_every_record_to_every_destination_and_a_restored_one_goes_on_numbering() {
         TestFrames.RecordingOutput out = new TestFrames.RecordingOutput(0, 3);
-        ExchangeOp<String> op = new ExchangeOp<>(INFO, true, out);
+        ExchangeOp<String> op = new ExchangeOp<>(INFO, true, null, out);
         op.accept(5, "x");
         op.onEndOfBatch();
         assertThat(batches(out)).isEqualTo("0:#0[x]@5 1:#0[x]@5 2:#0[x]@5");
         WireOut snapshot = new WireOut(64);
         op.snapshotTo(snapshot, 1);
         TestFrames.RecordingOutput again = new TestFrames.RecordingOutput(0, 3);
-        ExchangeOp<String> restored = new ExchangeOp<>(INFO, true, again);
+        ExchangeOp<String> restored = new ExchangeOp<>(INFO, true, null, again);
         restored.restoreFrom(new WireIn(snapshot.buffer(), -1));
         restored.accept(6, "y");
         restored.onEndOfBatch();
@@ -77,7 +77,7 @@ class ExchangeOpTest {
     void records_still_buffered_when_a_barrier_is_aligned_are_numbered_into_the_snapshot() {
         // behind a shuffle a capture can find records in the buffers: the barrier that follows sends them first
         TestFrames.RecordingOutput out = new TestFrames.RecordingOutput(0, 1);
-        ExchangeOp<String> op = new ExchangeOp<>(INFO, false, out);
+        ExchangeOp<String> op = new ExchangeOp<>(INFO, false, null, out);
         op.accept(1, "a");
         op.accept(2, "b");
         WireOut snapshot = new WireOut(64);
@@ -85,7 +85,7 @@ class ExchangeOpTest {
         op.emitBarrier(1);
         assertThat(batches(out)).isEqualTo("0:#0[a, b]@1 0:Barrier");
         TestFrames.RecordingOutput again = new TestFrames.RecordingOutput(0, 1);
-        ExchangeOp<String> restored = new ExchangeOp<>(INFO, false, again);
+        ExchangeOp<String> restored = new ExchangeOp<>(INFO, false, null, again);
         restored.restoreFrom(new WireIn(snapshot.buffer(), -1));
         restored.accept(3, "c");
         restored.onEndOfBatch();
