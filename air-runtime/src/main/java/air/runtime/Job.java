@@ -25,6 +25,16 @@ public interface Job {
      */
     String progressReport();
 
+    /**
+     * Whether, at the moment of the call, every item handed from one of this job's tasklets to
+     * another in this JVM has been fully handled by its receiver (and whatever that handed on in
+     * turn). Sources are not covered: what a source has not read yet, or is reading, is its own
+     * business. For test drivers that step a job: once the sources have handed on their input
+     * and this holds, nothing more happens until new input or time arrives. Cheap; the answer may
+     * be stale the moment it returns while input still flows.
+     */
+    boolean quiescent();
+
     /** Wall time from start to end, or to now while running. */
     Duration elapsed();
 

@@ -3,6 +3,7 @@ package air.runtime.impl.exec;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 
@@ -21,6 +22,9 @@ public final class Inbox {
     private volatile Thread consumer;
     private volatile boolean consumerParked;
     private volatile boolean closed;
+    /** Items offered (counted before they become visible) and items the consumer is done with: equal when nothing is in flight. */
+    private final AtomicLong offered = new AtomicLong();
+    private volatile long done;
 
     public Inbox(int capacity, JobContext job) {
         this.queue = new MpscAtomicArrayQueue<>(capacity);
@@ -37,6 +41,7 @@ public final class Inbox {
         if (closed) {
             return;
         }
+        offered.incrementAndGet();
         if (!queue.offer(item)) {
             offerSlow(item);
         }
@@ -158,6 +163,21 @@ public final class Inbox {
 
     public int size() {
         return queue.size();
+    }
+
+    /** The consumer finished with one more item it took, including all it handed on for it. Consumer thread only. */
+    public void doneWithItem() {
+        done = done + 1; // a single writer: a volatile store, no read-modify-write race
+    }
+
+    /** Items offered so far (for a stable reading of {@link #drained} across several inboxes). */
+    long offeredCount() {
+        return offered.get();
+    }
+
+    /** Every item offered so far has been taken and fully handled by the consumer. */
+    boolean drained() {
+        return done == offered.get();
     }
 
     public int capacity() {

@@ -53,6 +53,7 @@ final class OperatorTasklet extends Tasklet {
             }
             taken++;
             done = edge.accept(item);
+            inbox.doneWithItem();
         }
         if (checkpoints.enabled()) {
             checkpoints.finished(state.part(), capture(true, 0));

@@ -16,6 +16,7 @@ import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -171,6 +172,29 @@ public final class RunningJob implements Job {
     @Override
     public String name() {
         return context.jobName();
+    }
+
+    @Override
+    public boolean quiescent() {
+        List<Inbox> inboxes = new ArrayList<>();
+        for (JobGraph g : graphs()) {
+            g.inboxes().values().forEach(a -> inboxes.addAll(Arrays.asList(a)));
+        }
+        long before = offered(inboxes);
+        for (Inbox in : inboxes) {
+            if (!in.drained()) {
+                return false;
+            }
+        }
+        return offered(inboxes) == before; // nothing was offered meanwhile behind an inbox already read as drained
+    }
+
+    private static long offered(List<Inbox> inboxes) {
+        long sum = 0;
+        for (Inbox in : inboxes) {
+            sum += in.offeredCount();
+        }
+        return sum;
     }
 
     @Override

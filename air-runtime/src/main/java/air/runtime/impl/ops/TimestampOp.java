@@ -76,9 +76,13 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     public void onEndOfBatch() {
         if (received != receivedAtBatch) {
             receivedAtBatch = received;
-            quietSinceNanos = Long.MIN_VALUE;
-            if (idleTimeoutNanos > 0 && maxSeen > clock.newest()) {
-                clock.observe(maxSeen, time.nanoTime());
+            if (idleTimeoutNanos > 0) {
+                // quiet from the last batch with records on: the idle timeout counts from there
+                long now = time.nanoTime();
+                quietSinceNanos = now;
+                if (maxSeen > clock.newest()) {
+                    clock.observe(maxSeen, now);
+                }
             }
             if (maxSeen != Long.MIN_VALUE) {
                 publish(maxSeen - allowedDisorder - 1);
@@ -89,7 +93,7 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
         next.onEndOfBatch();
     }
 
-    /** A batch without records: once quiet for the idle timeout, publishes the idle watermark. */
+    /** A batch without records: once quiet for the idle timeout since the last records (or the first look), publishes the idle watermark. */
     private void onQuietBatch() {
         long now = time.nanoTime();
         if (quietSinceNanos == Long.MIN_VALUE) {
