@@ -6,6 +6,13 @@
  * must give the same output) and {@link air.test.InJvmPeers} (several peers in one JVM over the
  * in-JVM transport). AIR's own tests use it too.
  *
+ * <p>{@link air.test.TestDriver} steps a job by hand, as Kafka Streams' test driver does: records
+ * sent with their event times into {@link air.test.TestDriverInput}s, event time and processing
+ * time ({@link air.test.ManualClock}) moved by the test, each step waiting until the job is
+ * quiescent; {@link air.test.TestDriverOutput} remembers the progress every record fired at, and
+ * {@link air.test.ProgressAssert} asserts on it ("window [0, 10 s) fired once, when event time
+ * reached 10 s").
+ *
  * <p>{@link air.test.SimulatedPeers} tests a job's fault tolerance: K simulated peers in one JVM
  * over the in-JVM transport, a seeded scheduler perturbing every frame, and a peer lost at a step
  * (its s-th data frame after its k-th snapshot); the survivors take its share over (replication)
