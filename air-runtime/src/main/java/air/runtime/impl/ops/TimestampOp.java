@@ -8,7 +8,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * Assigns event time and publishes the watermark {@code max seen - allowedDisorder - 1}, at most
- * once per batch and once per interval, never per record. After {@code idleTimeoutNanos} without
+ * once per batch and once per interval, never per record — except just before a record that is
+ * late by that rule, so that which records are late never depends on when the last periodic
+ * publication happened. After {@code idleTimeoutNanos} without
  * records it publishes an idle watermark instead: event time estimated to advance with the wall
  * clock from the newest timestamp it or a sibling instance in this JVM has seen
  * ({@link EventClock}); with no timestamp seen yet it publishes nothing. Idleness and that
@@ -58,8 +60,25 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
         }
         if (ts > maxSeen) {
             maxSeen = ts;
+        } else if (ts < maxSeen - allowedDisorder && maxSeen - allowedDisorder > Long.MIN_VALUE + 1) {
+            onLate(ts);
         }
         next.accept(ts, item);
+    }
+
+    /**
+     * A record more than the allowed disorder behind the newest timestamp this instance saw
+     * before it: late by the rule, whatever was published yet. The watermark goes up to that
+     * bound first (it is one, whatever the interval says), so the stages behind judge the record
+     * late too — the same records on every run of the same input and settings, not those that
+     * happened to follow a periodic publication.
+     */
+    private void onLate(long ts) {
+        long bound = maxSeen - allowedDisorder - 1;
+        if (bound > lastWatermark) {
+            lastWatermark = bound;
+            next.onWatermark(bound);
+        }
     }
 
     @Override
