@@ -1,15 +1,20 @@
 package quickstart;
 
+import static air.test.ProgressAssert.assertThatFirings;
 import static air.test.WindowResultsAssert.assertThatWindows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import air.dsl.Pipeline;
 import air.dsl.Sinks;
 import air.runtime.JobConfig;
 import air.runtime.api.WindowResult;
 import air.runtime.sink.CollectSink;
 import air.test.EveryLayout;
 import air.test.InJvmPeers;
+import air.test.TestDriver;
+import air.test.TestDriverInput;
+import air.test.TestDriverOutput;
 import air.test.WindowResultsAssert;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -50,4 +55,38 @@ class QuickstartTest {
                     "[60000,120000) 8=Rate[views=1, clicks=1]");
         }
     }
+
+    @Test
+    void unviewed_clicks_alert_once_event_time_has_passed_each_click_in_every_layout() {
+        for (JobConfig config : EveryLayout.configs(JobConfig.defaults())) {
+            CollectSink<UnviewedClicks.Alert> sink = Sinks.collect();
+            UnviewedClicks.pipeline(UnviewedClicks.sample(), sink).execute(config);
+            assertThat(sink.items()).as("%s", config).containsExactlyInAnyOrder(new UnviewedClicks.Alert(8, 2_000),
+                    new UnviewedClicks.Alert(7, 12_000));
+        }
+    }
+
+    /** The same job stepped by hand with the test kit's driver: an alert comes out exactly when event time passes its click. */
+    @Test
+    void unviewed_clicks_step_by_step() {
+        try (TestDriver driver = TestDriver.create()) {
+            TestDriverInput<UnviewedClicks.AdEvent> events = driver.input("ad events", 1_000);
+            TestDriverOutput<UnviewedClicks.Alert> alerts = driver.output("alerts");
+            Pipeline p = Pipeline.create();
+            UnviewedClicks.alerts(events.readFrom(p)).writeTo(alerts);
+            driver.start(p, JobConfig.defaults().workers(2));
+            events.send(1_000, new UnviewedClicks.AdEvent(1_000, 7, false)).send(3_000, new UnviewedClicks.AdEvent(3_000, 7, true))
+                    .send(2_000, new UnviewedClicks.AdEvent(2_000, 8, true));
+            driver.advanceEventTime(2_000);
+            assertThat(alerts.readAll()).as("a view of ad 8 may still come: nothing is judged at 2 000").isEmpty();
+            events.send(2_500, new UnviewedClicks.AdEvent(2_500, 8, false));   // after the click: no excuse
+            driver.advanceEventTime(5_000);
+            assertThat(alerts.readAll()).containsExactly(new UnviewedClicks.Alert(8, 2_000));
+            events.send(9_000, new UnviewedClicks.AdEvent(9_000, 7, true));    // 8 s after ad 7's view
+            driver.advanceEventTime(9_001);
+            assertThatFirings(alerts).firedAt(9_001).containsExactly(new UnviewedClicks.Alert(7, 9_000));
+            assertThat(driver.finish().lateRecords()).isZero();
+        }
+    }
 }
+

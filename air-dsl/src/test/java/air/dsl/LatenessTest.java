@@ -84,7 +84,7 @@ class LatenessTest {
         for (int workers = 1; workers <= 2; workers++) {
             List<Long> expected = expectedLate(workers, progress);
             assertThat(expected).as("the input has late records").hasSizeGreaterThan(progress == Progress.WATERMARK ? 1_000 : 100);
-            for (int run = 0; run < 5; run++) {
+            for (int run = 0; run < 10; run++) {
                 // default watermark interval (200 ms): before the rule, only the few late records that followed a publication were caught
                 JobConfig config = JobConfig.defaults().workers(workers).batchSize(256).progress(progress);
                 assertThat(lateOnce(config)).as("late records, %d worker(s), run %d", workers, run).isEqualTo(expected);
