@@ -10,6 +10,7 @@ import air.runtime.api.Codec;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.KeyedProcessFunction;
+import air.runtime.api.PerKeyWindow;
 import air.runtime.api.StateDescriptor;
 import air.runtime.api.StatefulMapFunction;
 import air.runtime.api.Timestamped;
@@ -50,8 +51,22 @@ public final class KeyedStage<K, T> {
         return new WindowedStage<>(pipeline, n);
     }
 
+    /**
+     * Groups each key's records into windows cut from the key's own records: sessions
+     * ({@link Windows#session}) or counts ({@link Windows#count}). Needs {@code withTimestamps}
+     * upstream (records travel to their key's owner in panes of event time). Follow it with
+     * {@code aggregate} or {@code reduce}; a top-k or a join over these windows is refused.
+     */
+    public WindowedStage<K, T> window(PerKeyWindow window) {
+        String site = CallSite.ofCaller();
+        requireWindowable(pipeline, node, window, site);
+        StageNode n = new StageNode(StageNode.Kind.WINDOW, node, OperatorInfo.of("window", site), window, 0, true);
+        node.attach(n);
+        return new WindowedStage<>(pipeline, n);
+    }
+
     /** A {@code window(...)} call at {@code site} after {@code node}: the pipeline open, a definition, timestamps upstream. */
-    static void requireWindowable(Pipeline pipeline, StageNode node, WindowDefinition window, String site) {
+    static void requireWindowable(Pipeline pipeline, StageNode node, Object window, String site) {
         pipeline.checkOpen("window", site);
         Objects.requireNonNull(window, "window(definition) at " + site + ": definition is null");
         if (!node.timestamped()) {

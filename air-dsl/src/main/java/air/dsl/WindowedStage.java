@@ -7,6 +7,7 @@ import air.dsl.impl.aggregate.ReduceOp;
 import air.runtime.api.AggregateOp;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
+import air.runtime.api.PerKeyWindow;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
@@ -52,6 +53,8 @@ public final class WindowedStage<K, T> {
         String site = CallSite.ofCaller();
         pipeline.checkOpen("sideOutputLateRecords", site);
         Objects.requireNonNull(sink, "sideOutputLateRecords(sink) at " + site + ": sink is null");
+        refusePerKeyWindow(node, "sideOutputLateRecords(sink) at " + site, "their late records are dropped and counted in"
+                + " air.late.records; a late-record sink is not supported for them yet");
         if (node.kind() == StageNode.Kind.LATE_OUTPUT) {
             throw new IllegalStateException("sideOutputLateRecords at " + site + ": late records already go to "
                     + node.info().name());
@@ -78,6 +81,7 @@ public final class WindowedStage<K, T> {
         }
         Objects.requireNonNull(op, call + ": op is null");
         Objects.requireNonNull(comparator, call + ": comparator is null");
+        refusePerKeyWindow(node, call, "a top-k ranks the keys of one window, and these windows differ per key");
         StageNode t = new StageNode(StageNode.Kind.TOP_K, node, OperatorInfo.of("topK-" + op.name(), site),
                 new Planner.TopK(op, new WindowOutput.TopK(n, comparator)), 0, true);
         node.attach(t);
@@ -117,6 +121,8 @@ public final class WindowedStage<K, T> {
         Objects.requireNonNull(type, name + "(...) at " + site + ": type is null");
         Objects.requireNonNull(joinFn, call + ": joinFn is null");
         pipeline.requireOwn(other.pipeline, name, site);
+        refusePerKeyWindow(node, call, "a join pairs (window, key)s of two streams, and these windows differ per stream");
+        refusePerKeyWindow(other.node, call, "a join pairs (window, key)s of two streams, and these windows differ per stream");
         if (other.node == node) {
             throw new IllegalArgumentException(call + ": a windowed stream cannot be joined with itself; key or window a second"
                     + " copy of the stream (the same stage may feed both)");
@@ -162,6 +168,14 @@ public final class WindowedStage<K, T> {
         Objects.requireNonNull(fn, call + ": fn is null");
         return join("coGroup", call, site, other, Aggregations.<T>toList(), Aggregations.<U>toList(), type,
                 (K key, List<T> l, List<U> r) -> fn.apply(key, l == null ? List.of() : l, r == null ? List.of() : r));
+    }
+
+    /** Refuses {@code call} on session and count windows, saying {@code why}. */
+    private static void refusePerKeyWindow(StageNode n, String call, String why) {
+        if (windowNode(n).payload() instanceof PerKeyWindow w) {
+            throw new IllegalArgumentException(call + ": not over " + w + " windows (" + windowNode(n).info().name() + "): " + why
+                    + "; aggregate(...) or reduce(...) them");
+        }
     }
 
     private static StageNode windowNode(StageNode n) {

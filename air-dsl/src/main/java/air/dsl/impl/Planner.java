@@ -2,15 +2,19 @@ package air.dsl.impl;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.CountWindow;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.KeyedProcessFunction;
 import air.runtime.api.OutputTag;
+import air.runtime.api.PerKeyWindow;
+import air.runtime.api.SessionWindow;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.StateDescriptor;
 import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
+import air.runtime.plan.CountPart;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.JoinSpec;
 import air.runtime.plan.KeySpec;
@@ -19,6 +23,7 @@ import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
+import air.runtime.plan.SessionPart;
 import air.runtime.plan.ShuffleEdge;
 import air.runtime.plan.SideOutputItem;
 import air.runtime.plan.TailSpec;
@@ -237,7 +242,9 @@ public final class Planner {
                 yield new TailSpec.Branch(List.of(), new TailSpec.Exchange(n.info(), TailSpec.Spread.KEY, p.recordCodec(), edge.id(),
                         processKey(n)));
             }
-            case AGGREGATE, TOP_K -> partial(n, 0);
+            // a session or count window's partial half needs each record's time: records come stamped
+            case AGGREGATE, TOP_K -> perKeyWindow(n) == null ? partial(n, 0)
+                    : prepend(new OpSpec.Stamp(OperatorInfo.of("stamp", n.info().callSite())), partial(n, 0));
             case EXCHANGE -> {
                 ShuffleEdge edge = new ShuffleEdge(edges.size(), vertex, vertexOf.get(n), 0);
                 edges.add(edge);
@@ -275,7 +282,7 @@ public final class Planner {
         return switch (n.kind()) {
             case SOURCE -> new HeadSpec.Source(n.info(), (SourceFactory<?>) n.payload());
             case EXCHANGE -> new HeadSpec.Exchange(n.info(), ((Exchange) n.payload()).spread());
-            case AGGREGATE -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), new WindowOutput.PerKey());
+            case AGGREGATE -> rethrowNamed(n, () -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), output(n)));
             case TOP_K -> new HeadSpec.FinalWindow(n.info(), aggregation(n, 0), ((TopK) n.payload()).output());
             case JOIN -> {
                 Join j = (Join) n.payload();
@@ -309,6 +316,25 @@ public final class Planner {
         };
     }
 
+    /** The session or count window just upstream of aggregation {@code n}, or null for a window aligned to the epoch. */
+    private static PerKeyWindow perKeyWindow(StageNode n) {
+        StageNode u = n.upstreams().get(0);
+        if (u.kind() == StageNode.Kind.LATE_OUTPUT) {
+            u = u.upstream();
+        }
+        return u.kind() == StageNode.Kind.WINDOW && u.payload() instanceof PerKeyWindow w ? w : null;
+    }
+
+    /** What aggregation {@code n}'s final half emits: one result per key and window, per session, or per count window. */
+    private static WindowOutput output(StageNode n) {
+        AggregateOp<?, ?, ?> op = (AggregateOp<?, ?, ?>) n.payload();
+        return switch (perKeyWindow(n)) {
+            case null -> new WindowOutput.PerKey();
+            case SessionWindow s -> new WindowOutput.Sessions(s.gapMs(), op);
+            case CountWindow c -> new WindowOutput.Counts(c.size(), op);
+        };
+    }
+
     /** The key of process stage {@code n}: the {@code keyBy} just before it. */
     private static KeySpec processKey(StageNode n) {
         StageNode u = n.upstream();
@@ -338,7 +364,7 @@ public final class Planner {
         for (StageNode u = n.upstreams().get(input); u != null && key == null; u = u.upstream()) {
             switch (u.kind()) {
                 case LATE_OUTPUT -> late = (SinkFactory<?>) u.payload();
-                case WINDOW -> window = (WindowDefinition) u.payload();
+                case WINDOW -> window = u.payload() instanceof WindowDefinition w ? w : null;
                 case KEY_BY -> key = (KeySpec) u.payload();
                 case TABLE -> { }
                 default -> throw new IllegalStateException(n.info().name() + " needs keyBy(...)" + (panes ? "" : ".window(...)")
@@ -350,6 +376,14 @@ public final class Planner {
             window = new WindowDefinition(pane, pane);
             key = key == null ? null : ofStamped(key);
         }
+        PerKeyWindow perKey = n.kind() == StageNode.Kind.AGGREGATE ? perKeyWindow(n) : null;
+        if (perKey != null) {
+            // parts per pane of event time, stamped records, the user's aggregation wrapped (WindowOutput.Sessions, Counts)
+            long pane = perKey instanceof SessionWindow s ? new WindowOutput.Sessions(s.gapMs(), (AggregateOp<?, ?, ?>) n.payload())
+                    .paneMs() : WindowOutput.Counts.PANE_MS;
+            window = new WindowDefinition(pane, pane);
+            key = key == null ? null : ofStamped(key);
+        }
         if (key == null || window == null) {
             throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it");
         }
@@ -357,12 +391,17 @@ public final class Planner {
             case TOP_K -> ((TopK) n.payload()).op();
             case JOIN -> input == 0 ? ((Join) n.payload()).leftOp() : ((Join) n.payload()).rightOp();
             case INTERVAL_JOIN, LOOKUP_JOIN -> input == 0 ? ((PaneJoin) n.payload()).leftOp() : ((PaneJoin) n.payload()).rightOp();
-            default -> (AggregateOp<?, ?, ?>) n.payload();
+            default -> switch (perKey) {
+                case null -> (AggregateOp<?, ?, ?>) n.payload();
+                case SessionWindow s -> SessionPart.aggregation((AggregateOp<?, ?, ?>) n.payload());
+                case CountWindow c -> CountPart.aggregation((AggregateOp<?, ?, ?>) n.payload());
+            };
         };
         // a top-k ranks a whole window on one instance: its shuffle routes by window (AIR) whatever the job's
         // routing, since under KEY each final instance holds only the keys it owns (explain shows it)
         // a join over time ranges pairs records of different panes: a key's panes must all meet on one instance (KEY)
-        Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : panes ? Routing.KEY : routing;
+        // a session or count window has no fixed start to route by: a key's windows all on its owner (KEY), whatever the job's routing
+        Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : panes || perKey != null ? Routing.KEY : routing;
         try {
             return new WindowAggregation(window, key, op, routed, progress, late);
         } catch (IllegalArgumentException e) {

@@ -2,6 +2,7 @@ package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
 import air.runtime.api.SourceReader;
+import air.runtime.impl.ops.CountWindowOp;
 import air.runtime.impl.ops.EventClock;
 import air.runtime.impl.ops.ExchangeInOp;
 import air.runtime.impl.ops.FilterOp;
@@ -17,6 +18,7 @@ import air.runtime.impl.ops.LookupJoinOp;
 import air.runtime.impl.ops.LookupOp;
 import air.runtime.impl.ops.MapOp;
 import air.runtime.impl.ops.ObjectKeyedFrame;
+import air.runtime.impl.ops.SessionWindowOp;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.SingleKeyFrame;
 import air.runtime.impl.ops.StampOp;
@@ -125,6 +127,10 @@ final class OperatorFactory {
                             frameCodec(agg, fw.info()), next);
                     case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global, n, frames,
                             frameCodec(agg, fw.info()), t, (Inlet) next);
+                    // the plan's aggregation wraps the user's (its parts carry the user's accumulators): the final half needs the user's
+                    case WindowOutput.Sessions s -> new SessionWindowOp(fw.info(), s.gapMs(), agg.window().slide(),
+                            agg.key() instanceof KeySpec.LongKey, s.op(), next);
+                    case WindowOutput.Counts c -> new CountWindowOp(fw.info(), c.size(), agg.key() instanceof KeySpec.LongKey, c.op(), next);
                 };
                 yield new Head(op, "window-final", agg.progress(), agg.window().slide(), true);
             }
