@@ -1,7 +1,9 @@
 package air.benchmarks;
 
+import air.samples.ysb.SessionsLoop;
 import air.samples.ysb.YsbArgs;
 import air.samples.ysb.YsbReference;
+import air.samples.ysb.YsbRows;
 import air.workloads.ysb.YsbEvent;
 import air.workloads.ysb.YsbGenerator;
 import java.io.BufferedOutputStream;
@@ -48,6 +50,9 @@ public final class YsbLoop {
             }
             case WA -> {
                 return wa(args, out, err);
+            }
+            case SESSIONS -> {
+                return sessions(args, out, err);
             }
             default -> { }
         }
@@ -181,6 +186,19 @@ public final class YsbLoop {
         return verify(args, sha, err);
     }
 
+    /** Sessions (YSB-SPEC 11): the samples' plain loop ({@link SessionsLoop}), timed, its canonical file written. */
+    private static int sessions(YsbArgs args, PrintStream out, PrintStream err) throws IOException {
+        long start = System.nanoTime();
+        YsbRows rows = SessionsLoop.rows(args.n(), args.seed(), args.rate(), args.gapMs());
+        long runNanos = System.nanoTime() - start;
+        String sha = rows.writeCanonical(args.out());
+        out.printf(Locale.ROOT, "RESULT engine=loop query=sessions p=1 java=%d mode=throughput n=%d seed=%d rate=%d offered=0 windows=%d"
+                        + " rows=%d views=%d sha256=%s run_s=%.3f throughput_eps=%.0f gap_ms=%d%n",
+                Runtime.version().feature(), args.n(), args.seed(), args.rate(), rows.windows(), rows.size(), rows.views(), sha,
+                runNanos / 1e9, args.n() * 1e9 / runNanos, args.gapMs());
+        return verify(args, sha, err);
+    }
+
     /** Writes {@code text} to {@code file}; its SHA-256 in lowercase hex. */
     private static String writeRows(Path file, String text) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
@@ -198,7 +216,7 @@ public final class YsbLoop {
 
     /** The reference check of YSB-SPEC 6.3, 9 or 10, in the engine's words: 0, or 1 on a mismatch. */
     private static int verify(YsbArgs args, String sha, PrintStream err) {
-        String reference = YsbReference.sha256(args.query(), args.n(), args.seed(), args.rate());
+        String reference = YsbReference.sha256(args);
         if (reference == null) {
             err.println("ysb-loop: no reference checksum for these parameters; output written to " + args.out());
             return 0;

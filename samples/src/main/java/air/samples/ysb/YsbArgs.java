@@ -7,11 +7,12 @@ import java.util.Locale;
 
 /**
  * The command line of YSB-SPEC section 8: {@code N [P] [--seed S] [--rate R] [--offered L]
- * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line) and {@code --batch B}.
+ * [--out FILE]}, plus {@code --routing AIR|KEY}, {@code --quiet} (no progress line), {@code --batch B} and, for the
+ * sessions query, {@code --gap G} ({@code gapMs}; 0 for the other queries).
  */
 public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing,
         Progress progress, long watermarkMs, int peers,
-                      YsbFaults faults, Query query, boolean fresh) {
+                      YsbFaults faults, Query query, boolean fresh, long gapMs) {
 
     /**
      * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default),
@@ -21,11 +22,12 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
      * {@code enrich} (views joined with their campaign's name from a changelog stream as of each
      * view's event time, counted per window and name) or
      * {@code users}, a large-state job: all events counted per (10 s window, user id mod 2^20), so
-     * with {@code --rate 1M} every window holds about a million keys.
+     * with {@code --rate 1M} every window holds about a million keys, or {@code sessions}
+     * (section 11: every event counted per event-time session of its ad, gap {@code --gap}).
      */
     public enum Query {
         YSB(YsbRows.Shape.COUNTS), USERS(YsbRows.Shape.COUNTS), YSBM(YsbRows.Shape.RATIOS), WA(YsbRows.Shape.TOTALS),
-        WORDCOUNT(YsbRows.Shape.WORDS), ENRICH(YsbRows.Shape.NAMED);
+        WORDCOUNT(YsbRows.Shape.WORDS), ENRICH(YsbRows.Shape.NAMED), SESSIONS(YsbRows.Shape.SESSIONS);
 
         private final YsbRows.Shape shape;
 
@@ -54,7 +56,7 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
-        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query, fresh);
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query, fresh, gapMs);
     }
 
     /** Parses the arguments (picocli: {@link YsbCommand}); a bad one throws IllegalArgumentException naming it. */

@@ -39,8 +39,12 @@ final class YsbCommand {
     long seed = 42;
 
     @Option(names = "--rate", paramLabel = "R", converter = PositiveCount.class,
-            description = "events per logical second (default 100000)")
-    long rate = 100_000;
+            description = "events per logical second (default 100000; 1000 for --query sessions)")
+    Long rate;
+
+    @Option(names = "--gap", paramLabel = "G", converter = Gap.class,
+            description = "with --query sessions: the session gap in ms, 1..86400000 (default 2000)")
+    Long gap;
 
     @Option(names = "--offered", paramLabel = "L", converter = Count.class,
             description = "events per wall second; 0 = throughput mode (default); sets R = L")
@@ -89,7 +93,8 @@ final class YsbCommand {
     @Option(names = "--query", paramLabel = "Q", converter = QueryOf.class,
             description = "ysb (default), ysbm (clicks and views joined per campaign and window), wa (every event per window, "
                     + "unkeyed), wordcount (N seeded sentences), enrich (views joined with campaign names from a changelog), "
-                    + "users (every event per window and user id mod 2^20: large state)")
+                    + "users (every event per window and user id mod 2^20: large state), sessions (every event per session "
+                    + "of its ad, --gap)")
     YsbArgs.Query query = YsbArgs.Query.YSB;
 
     @Option(names = "--quiet", description = "no live progress line")
@@ -131,9 +136,15 @@ final class YsbCommand {
         } catch (CommandLine.ParameterException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        if (c.offered > 0) {
-            c.rate = c.offered;
+        if (c.gap != null && c.query != YsbArgs.Query.SESSIONS) {
+            throw new IllegalArgumentException("--gap applies to the sessions query only (./air sessions, --query sessions), not "
+                    + c.query.cliName());
         }
+        long rate = c.rate != null ? c.rate : c.query == YsbArgs.Query.SESSIONS ? SessionsQuery.DEFAULT_RATE : 100_000;
+        if (c.offered > 0) {
+            rate = c.offered;
+        }
+        long gapMs = c.query == YsbArgs.Query.SESSIONS ? (c.gap != null ? c.gap : SessionsQuery.DEFAULT_GAP_MS) : 0;
         YsbFaults faults = YsbFaults.NONE;
         if (c.checkpoints != null) {
             faults = faults.withCheckpoints(c.checkpoints);
@@ -150,8 +161,8 @@ final class YsbCommand {
         faults = faults.withKillSeed(c.killSeed);
         int workers = c.p != null ? c.p : Runtime.getRuntime().availableProcessors();
         Path out = c.out != null ? c.out : Path.of("out", c.query.cliName() + "-" + c.n + ".csv");
-        return new YsbArgs(c.n, workers, c.seed, c.rate, c.offered, out, c.quiet, c.batch, c.routing, c.progress, c.watermarkMs, c.peers,
-                faults.validated(c.peers), c.query, c.fresh);
+        return new YsbArgs(c.n, workers, c.seed, rate, c.offered, out, c.quiet, c.batch, c.routing, c.progress, c.watermarkMs, c.peers,
+                faults.validated(c.peers), c.query, c.fresh, gapMs);
     }
 
     // ---- converters: the message says what is wrong; picocli prefixes which option or parameter it was
@@ -190,6 +201,13 @@ final class YsbCommand {
         @Override
         public Long convert(String text) {
             return inRange(text, 0, MAX_EVENTS);
+        }
+    }
+
+    static final class Gap implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            return inRange(text, 1, 86_400_000);
         }
     }
 
@@ -278,7 +296,7 @@ final class YsbCommand {
             try {
                 return YsbArgs.Query.valueOf(text.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("must be ysb, ysbm, wa, wordcount, enrich or users, got '" + text + "'");
+                throw new TypeConversionException("must be ysb, ysbm, wa, wordcount, enrich, users or sessions, got '" + text + "'");
             }
         }
     }

@@ -50,6 +50,7 @@ final class YsbOutputCheck {
             case WA -> compare(canonical, YsbRows.Shape.TOTALS, List.of(expectedTotals(args.n(), args.seed(), args.rate())));
             case WORDCOUNT -> compare(canonical, YsbRows.Shape.WORDS, List.of(expectedWords(args.n(), args.seed(), args.rate())));
             case ENRICH -> compare(canonical, YsbRows.Shape.NAMED, List.of(expectedNamed(args.n(), args.seed(), args.rate())));
+            case SESSIONS -> SessionsCheck.compare(canonical, SessionsLoop.rows(args));
         };
     }
 
@@ -66,6 +67,7 @@ final class YsbOutputCheck {
             case RATIOS -> 5;
             case TOTALS -> 2;
             case NAMED -> 4;
+            case SESSIONS -> throw new IllegalArgumentException("sessions files are compared by SessionsCheck");
         };
         List<LongObjectHashMap<LongLongHashMap>> seen = new ArrayList<>();
         for (int c = 0; c < columns; c++) {

@@ -34,7 +34,20 @@ public final class YsbReference {
             5_000_000L, "87a1732e6fefd2520afd8511a9a5ad450e37e9b2198a8b1e02e9342f3a2b9e0e",
             20_000_000L, "cc036f21e7b1ff2aca759b766a01c94868c9ca3a476f309d98c5bc9248b7a193");
 
+    /** The sessions query's (YSB-SPEC 11), for seed 42, R 1000, gap 2000 ms. */
+    private static final Map<Long, String> SESSIONS = Map.of(
+            100_000L, "1f90dcb6017de672b30ae6cbbc1218644e7d0b225c09f7687a6b04e6aed3e5d8",
+            1_000_000L, "4f29bb50c6fb32a6ceed1e5fee45d752fa5daf496809fe31b771cda161fcb321");
+
     private YsbReference() {
+    }
+
+    /** The reference checksum of the run {@code args} describes, or null when the spec lists none. */
+    public static String sha256(YsbArgs args) {
+        if (args.query() == YsbArgs.Query.SESSIONS) {
+            return args.seed() == 42 && args.rate() == 1_000 && args.gapMs() == 2_000 ? SESSIONS.get(args.n()) : null;
+        }
+        return sha256(args.query(), args.n(), args.seed(), args.rate());
     }
 
     /** The YSB reference checksum for these parameters, or null when the spec lists none. */
@@ -53,7 +66,7 @@ public final class YsbReference {
             case WA -> WA.get(n);
             case WORDCOUNT -> WORDCOUNT.get(n);
             case ENRICH -> ENRICH.get(n);
-            case USERS -> null;
+            case USERS, SESSIONS -> null; // sessions: sha256(args), which knows the gap
         };
     }
 }

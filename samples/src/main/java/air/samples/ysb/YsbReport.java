@@ -25,7 +25,8 @@ public final class YsbReport {
                 ENGINE, a.parallelism(), Runtime.version().feature(), a.offered() > 0 ? "latency" : "throughput", a.n(),
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
                 o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == Progress.HEWMELD
-                        ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags());
+                        ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags())
+                + (a.query() == YsbArgs.Query.SESSIONS ? " gap_ms=" + a.gapMs() : "");
     }
 
     /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */
@@ -90,7 +91,7 @@ public final class YsbReport {
     }
 
     /**
-     * YSBM, WA, the word count and the enrichment: the canonical file just written against a plain
+     * YSBM, WA, the word count, the enrichment and the sessions: the canonical file just written against a plain
      * loop over the generator, row by row ({@link YsbOutputCheck}: nothing lost, nothing
      * duplicated, so byte for byte the loop's file), and the checksum against the spec's reference
      * where it lists one.
@@ -110,10 +111,11 @@ public final class YsbReport {
             err.println("ysb: " + query + ": MISMATCH: " + e.getMessage());
             ok = false;
         }
-        String reference = YsbReference.sha256(a.query(), a.n(), a.seed(), a.rate());
+        String reference = YsbReference.sha256(a);
         String section = switch (a.query()) {
             case YSBM -> "YSB-SPEC 9";
             case WA -> "YSB-SPEC 10";
+            case SESSIONS -> "YSB-SPEC 11";
             default -> "docs/dataflows.md";
         };
         if (reference == null) {

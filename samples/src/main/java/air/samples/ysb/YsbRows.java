@@ -33,7 +33,9 @@ public final class YsbRows {
         /** {@code <window_start>,<word>,<count>}: the word count; the key is the word's rank in the vocabulary. */
         WORDS,
         /** {@code <window_start>,<campaign hex>,<name version>,<count>}: the enrichment's views per campaign name. */
-        NAMED;
+        NAMED,
+        /** {@code <start>,<end>,<ad hex>,<count>}: a session of an ad (YSB-SPEC 11); its end is kept in the second count column. */
+        SESSIONS;
 
         String line(long window, long key, long first, long second) {
             return switch (this) {
@@ -42,6 +44,7 @@ public final class YsbRows {
                 case TOTALS -> window + "," + first;
                 case WORDS -> window + "," + SentenceGenerator.word((int) key) + "," + first;
                 case NAMED -> window + "," + YsbEvent.hex(key) + "," + second + "," + first;
+                case SESSIONS -> window + "," + second + "," + YsbEvent.hex(key) + "," + first;
             };
         }
 

@@ -76,6 +76,12 @@ public final class YsbRun {
                 sink = s;
                 pipeline = WordCountQuery.build(args.n(), new SentenceGenerator(args.seed(), args.rate()), args.offered(), scheduleStart, s);
             }
+            case SESSIONS -> {
+                YsbResultSink<WindowResult<Long, Long>> s = new YsbResultSink<>(YsbRows.Shape.SESSIONS, SessionsQuery.ROW,
+                        reporter::firstOutput, reporter.restoredOutputs());
+                sink = s;
+                pipeline = SessionsQuery.build(args.n(), generator, args.offered(), scheduleStart, args.gapMs(), s);
+            }
             case ENRICH -> {
                 YsbResultSink<WindowResult<Long, Long>> s = new YsbResultSink<>(YsbRows.Shape.NAMED, EnrichQuery.row(generator),
                         reporter::firstOutput, reporter.restoredOutputs());
