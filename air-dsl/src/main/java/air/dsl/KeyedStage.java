@@ -205,9 +205,9 @@ public final class KeyedStage<K, T> {
      * with the event time of the record or event-time timer being handled; side outputs
      * ({@code ctx.output(tag, value)}) are read with {@link Stage#sideOutput}. Records travel by
      * key (under either routing) to the instance that owns the key, hashed as KEY routing hashes.
-     * Without a record codec the job runs on one JVM; {@link #process(KeyedProcessFunction, Codec,
-     * StateDescriptor[])} for cluster mode. State without codecs is refused for checkpoints and
-     * replication when the job is submitted. See docs/dsl.md, "Process functions".
+     * Without a record codec records cross peers through the serializer (Kryo), and state without
+     * codecs goes to checkpoints and replicas the same way; {@link #process(KeyedProcessFunction, Codec,
+     * StateDescriptor[])} and codecs on the descriptors are shorter and faster. See docs/dsl.md, "Process functions".
      */
     public <O> Stage<O> process(KeyedProcessFunction<? super K, ? super T, O> fn, StateDescriptor<?>... states) {
         return process("process", CallSite.ofCaller(), fn, null, states);

@@ -11,6 +11,8 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.TailSpec;
+import air.runtime.serial.StableHash;
+import air.runtime.serial.UnstableKeyException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -73,13 +75,38 @@ public final class Stage<T> {
         return next(call, site, StageNode.Kind.TIMESTAMPS, timestampFn, "timestampFn", allowedDisorderMs, true);
     }
 
-    /** Keys records by an object key (non-null, with stable equals/hashCode). */
+    /**
+     * Keys records by an object key: non-null, of any type that hashes the same on every JVM (String,
+     * boxed numbers, enums, records, lists, or classes with equals and hashCode; see docs/dsl.md, "Keys
+     * and serialization"). A key function's type is erased, so a key type that cannot be hashed stably
+     * fails the job at its first record with such a key; {@link #keyBy(Function, Class)} refuses it here.
+     */
     public <K> KeyedStage<K, T> keyBy(Function<? super T, ? extends K> keyFn) {
+        return keyBy(CallSite.ofCaller(), keyFn, null);
+    }
+
+    /**
+     * {@link #keyBy(Function)} with the key's class, checked now: a type whose keys cannot be hashed
+     * the same on every JVM (an array, a class that inherits {@code Object.equals} or {@code hashCode},
+     * a record with such a component) is refused at this call, naming it; the job is checked again
+     * when it is submitted.
+     */
+    public <K> KeyedStage<K, T> keyBy(Function<? super T, ? extends K> keyFn, Class<K> keyType) {
         String site = CallSite.ofCaller();
+        Objects.requireNonNull(keyType, "keyBy(keyFn, keyType) at " + site + ": keyType is null");
+        try {
+            StableHash.requireStable(keyType);
+        } catch (UnstableKeyException e) {
+            throw new IllegalArgumentException("keyBy(keyFn, " + keyType.getSimpleName() + ".class) at " + site + ": " + e.getMessage(), e);
+        }
+        return keyBy(site, keyFn, keyType);
+    }
+
+    private <K> KeyedStage<K, T> keyBy(String site, Function<? super T, ? extends K> keyFn, Class<K> keyType) {
         pipeline.checkOpen("keyBy", site);
         Objects.requireNonNull(keyFn, "keyBy(keyFn) at " + site + ": keyFn is null");
         OperatorInfo info = OperatorInfo.of("keyBy", site);
-        return new KeyedStage<>(pipeline, attach(StageNode.Kind.KEY_BY, info, new KeySpec.ObjectKey(info, keyFn), 0));
+        return new KeyedStage<>(pipeline, attach(StageNode.Kind.KEY_BY, info, new KeySpec.ObjectKey(info, keyFn, keyType), 0));
     }
 
     /** Keys records by a primitive long key, kept in primitive maps (no boxing per record). */
@@ -168,8 +195,8 @@ public final class Stage<T> {
      * Spreads the records evenly over every worker (on every peer) of what follows, round robin:
      * for a skewed or a single-instance source ahead of heavy stateless work. Records keep their
      * event times; progress crosses the exchange as low watermarks under either progress mode.
-     * Without a codec the job runs on one JVM without snapshots; {@link #rebalance(Codec)} for
-     * cluster mode, checkpoints and replication.
+     * Without a codec records cross peers through the serializer (Kryo); {@link #rebalance(Codec)}
+     * for a shorter, faster encoding.
      */
     public Stage<T> rebalance() {
         return exchange("rebalance", TailSpec.Spread.REBALANCE, null);

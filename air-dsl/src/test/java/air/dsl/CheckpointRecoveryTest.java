@@ -2,6 +2,7 @@ package air.dsl;
 
 import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.JobConfig;
@@ -259,8 +260,8 @@ class CheckpointRecoveryTest {
         Pipeline q = Pipeline.create();
         q.readFrom(Sources.generate(10, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> 0L).window(Windows.tumbling(5))
                 .reduce(Long::sum).writeTo(Sinks.collect());
-        assertThatThrownBy(() -> q.execute(config(1).checkpoints(Checkpoints.toDirectory(dir), 100)))
-                .hasMessageContaining("has no accumulator codec").hasMessageContaining("cannot be checkpointed");
+        assertThatCode(() -> q.execute(config(1).checkpoints(Checkpoints.toDirectory(dir), 100))) // no codec: the serializer's
+                .doesNotThrowAnyException();
         assertThatThrownBy(() -> config(1).checkpoints(Checkpoints.toDirectory(dir), 0)).hasMessageContaining("intervalMs must be >= 1");
     }
 

@@ -2,7 +2,6 @@ package air.dsl;
 
 import static air.dsl.TestPipelines.config;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.InJvmTransports;
 import air.channels.Transport;
@@ -102,12 +101,9 @@ class ClusterModeTest {
     }
 
     @Test
-    void an_aggregation_without_a_codec_is_refused_in_cluster_mode_naming_it() throws Exception {
-        List<Transport> net = InJvmTransports.network(1);
-        try (Cluster c = Cluster.over(net.get(0), FAST)) {
-            assertThatThrownBy(() -> run(c, Routing.KEY, Progress.WATERMARK, Windows.tumbling(100), anyOdd(false)))
-                    .hasMessageContaining("aggregation 'anyOdd'").hasMessageContaining("no accumulator codec")
-                    .hasMessageContaining("ClusterModeTest.java");
-        }
+    void an_aggregation_without_a_codec_crosses_peers_through_the_serializer() throws Exception {
+        List<String> expected = run(null, Routing.KEY, Progress.WATERMARK, Windows.tumbling(100), anyOdd(false)).stream().sorted().toList();
+        assertThat(expected).hasSize(7 * 60);
+        assertThat(onPeers(2, Routing.KEY, Progress.WATERMARK, Windows.tumbling(100), anyOdd(false))).isEqualTo(expected);
     }
 }

@@ -69,6 +69,15 @@ public final class WireOut {
         return this;
     }
 
+    /** {@code len} bytes of {@code b} from {@code off}, length-prefixed: what {@link WireIn#getBytes} reads. */
+    public WireOut putBytes(byte[] b, int off, int len) {
+        putInt(len);
+        ensure(len);
+        System.arraycopy(b, off, bytes, size, len);
+        size += len;
+        return this;
+    }
+
     /** Payload bytes written so far. */
     public int size() {
         return size - HEADER_ROOM;

@@ -419,7 +419,7 @@ public final class Planner {
             }
             case KeySpec.ObjectKey k -> {
                 Function<Object, ?> fn = (Function) k.keyFn();
-                yield new KeySpec.ObjectKey(k.info(), (Timestamped<Object> t) -> fn.apply(t.value()));
+                yield new KeySpec.ObjectKey(k.info(), (Timestamped<Object> t) -> fn.apply(t.value()), k.keyType());
             }
             case KeySpec.NoKey k -> k;
         };

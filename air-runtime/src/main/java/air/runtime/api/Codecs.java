@@ -1,12 +1,28 @@
 package air.runtime.api;
 
+import air.runtime.serial.Serializers;
 import air.wire.WireIn;
 import air.wire.WireOut;
 
-/** Codecs of common value types, for process-function state and records that cross peers. */
+/**
+ * Codecs of common value types, for process-function state and records that cross peers. A codec is
+ * optional everywhere: without one, values go through the JVM's {@link Serializer} ({@link #serialized()},
+ * Kryo by default), which writes each value's class name too; a codec is shorter and faster.
+ */
 public final class Codecs {
 
     private Codecs() {
+    }
+
+    /** Values of any type through the JVM's {@link Serializer} (their class name written with them). */
+    @SuppressWarnings("unchecked")
+    public static <T> Codec<T> serialized() {
+        return (Codec<T>) (Codec<?>) Serializers.get();
+    }
+
+    /** {@code codec}, or {@link #serialized()} when it is null. */
+    public static <T> Codec<T> orSerialized(Codec<T> codec) {
+        return codec != null ? codec : serialized();
     }
 
     /** A {@code Long}: eight bytes. */

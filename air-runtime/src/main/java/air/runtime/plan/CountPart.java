@@ -2,6 +2,7 @@ package air.runtime.plan;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.Codecs;
 import air.runtime.api.Timestamped;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -47,14 +48,14 @@ public final class CountPart {
     /**
      * The aggregation a count window's partial half runs: one accumulator of {@code op} per record,
      * in arrival order (records come stamped with their time). Its codec is {@code op}'s, per
-     * record, or null when {@code op} has none. {@code finish} combines every record: the owner
+     * record ({@code op}'s codec, or the serializer when it has none). {@code finish} combines every record: the owner
      * does not call it, it cuts windows of {@code n} itself.
      */
     @SuppressWarnings("unchecked")
     public static AggregateOp<Timestamped<Object>, CountPart, Object> aggregation(AggregateOp<?, ?, ?> userOp) {
         AggregateOp<Object, Object, Object> op = (AggregateOp<Object, Object, Object>) userOp;
-        Codec<Object> inner = op.accumulatorCodec();
-        Codec<CountPart> codec = inner == null ? null : new Codec<>() {
+        Codec<Object> inner = Codecs.orSerialized(op.accumulatorCodec());
+        Codec<CountPart> codec = new Codec<>() {
             @Override
             public void write(CountPart p, WireOut out) {
                 out.putInt(p.size);

@@ -2,6 +2,7 @@ package air.runtime.plan;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.Codecs;
 import air.runtime.api.Timestamped;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -48,13 +49,13 @@ public final class SessionPart {
     /**
      * The aggregation a session window's partial half runs: {@code op} over the records, plus
      * their first and last event time (records come stamped with their time). Its accumulator
-     * codec is {@code op}'s with the two times ahead, or null when {@code op} has none.
+     * codec is {@code op}'s (or the serializer when it has none) with the two times ahead.
      */
     @SuppressWarnings("unchecked")
     public static AggregateOp<Timestamped<Object>, SessionPart, Object> aggregation(AggregateOp<?, ?, ?> userOp) {
         AggregateOp<Object, Object, Object> op = (AggregateOp<Object, Object, Object>) userOp;
-        Codec<Object> inner = op.accumulatorCodec();
-        Codec<SessionPart> codec = inner == null ? null : new Codec<>() {
+        Codec<Object> inner = Codecs.orSerialized(op.accumulatorCodec());
+        Codec<SessionPart> codec = new Codec<>() {
             @Override
             public void write(SessionPart p, WireOut out) {
                 out.putLong(p.first).putLong(p.last);

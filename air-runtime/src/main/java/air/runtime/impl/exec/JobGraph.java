@@ -133,6 +133,7 @@ public final class JobGraph {
     public static JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, Transport transport,
                                  Function<String, Checkpointing> checkpoints,
                                  ShuffleWiring wiring, int block, String exactlyOnceBecause) {
+        KeyTypeCheck.requireStableKeys(plan, config);
         JobGraph graph = new JobGraph(plan, config, context, transport, checkpoints, wiring, block, exactlyOnceBecause);
         for (VertexPlan v : plan.vertices()) {
             if (v.head().inputs() > 0) {

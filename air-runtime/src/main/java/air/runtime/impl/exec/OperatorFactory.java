@@ -183,8 +183,8 @@ final class OperatorFactory {
         };
     }
 
-    /** The codec of an aggregation's frames in checkpoints; null when it has no accumulator codec (checkpoints refused). */
+    /** The codec of an aggregation's frames across peers and in checkpoints: its accumulator codec, else the serializer. */
     static ShuffleItemCodec frameCodec(WindowAggregation agg, OperatorInfo info) {
-        return agg.op().accumulatorCodec() == null ? null : new ShuffleItemCodec(info, agg.op().accumulatorCodec());
+        return new ShuffleItemCodec(info, agg.op().accumulatorCodec());
     }
 }

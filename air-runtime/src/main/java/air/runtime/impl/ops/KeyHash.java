@@ -2,6 +2,8 @@ package air.runtime.impl.ops;
 
 import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.serial.StableHash;
+import air.runtime.serial.UnstableKeyException;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -9,13 +11,16 @@ import java.util.function.ToLongFunction;
  * The key of a record of a keyed stream and the instance that owns it, hashed exactly as KEY
  * routing hashes a window's keys ({@link KeyRouting}), so that a KEY exchange and the process
  * function behind it agree on every peer. A long key ({@code keyByLong}) is boxed as a
- * {@code Long}; a key function that throws or returns null fails the {@code keyBy} stage.
+ * {@code Long}; a key function that throws, returns null or returns a key whose type cannot be
+ * hashed stably ({@link StableHash}) fails the {@code keyBy} stage, on every worker count.
  */
 public final class KeyHash {
 
     private final OperatorInfo keyInfo;
     private final ToLongFunction<Object> longKey;
     private final Function<Object, Object> objectKey;
+    /** The key class last found stable (a racy cache: at worst a class is checked again). */
+    private Class<?> checkedClass;
 
     /** Exactly one of {@code longKey} and {@code objectKey} is given. */
     @SuppressWarnings("unchecked")
@@ -61,6 +66,14 @@ public final class KeyHash {
         if (key == null) {
             throw new OperatorFailure(keyInfo, "returned a null key for " + OperatorFailure.preview(record),
                     new NullPointerException("key"));
+        }
+        if (key.getClass() != checkedClass) {
+            try {
+                StableHash.check(key);
+            } catch (UnstableKeyException e) {
+                throw new OperatorFailure(keyInfo, "returned key " + OperatorFailure.preview(key) + " for " + OperatorFailure.preview(record), e);
+            }
+            checkedClass = key.getClass();
         }
         return key;
     }

@@ -4,12 +4,17 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.serial.StableHash;
+import air.runtime.serial.UnstableKeyException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
 import org.eclipse.collections.impl.map.mutable.UnifiedMap;
 
-/** A frame keyed by objects; keys must have stable {@code equals}/{@code hashCode} and not be null. */
+/**
+ * A frame keyed by objects; keys must have stable {@code equals}/{@code hashCode} and not be null.
+ * Their owners are placed by {@link StableHash} (KEY routing), whose rule a new key's type is checked against.
+ */
 public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
 
     private final OperatorInfo info;
@@ -38,12 +43,22 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
         try {
             A acc = accumulators.get(key);
             if (acc == null) {
+                checkStable(key);
                 acc = op.create();
                 accumulators.put(key, acc);
             }
             op.accumulate(acc, item);
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+    }
+
+    /** A new key: its type must hash stably across JVMs (a lookup per class after the first). */
+    private void checkStable(Object key) {
+        try {
+            StableHash.check(key);
+        } catch (UnstableKeyException e) {
+            throw new OperatorFailure(info, "cannot key by " + OperatorFailure.preview(key), e);
         }
     }
 

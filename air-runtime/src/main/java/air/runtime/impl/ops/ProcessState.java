@@ -1,6 +1,7 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.Codec;
+import air.runtime.api.Codecs;
 import air.runtime.api.ListState;
 import air.runtime.api.MapState;
 import air.runtime.api.StateDescriptor;
@@ -187,9 +188,6 @@ final class ProcessState {
         out.putInt(descriptors.size());
         for (StateDescriptor<?> d : descriptors) {
             out.putString(d.name()).putByte(d.kind().ordinal());
-            if (!d.encodable()) {
-                throw new IllegalStateException(info.name() + ": " + d + " has no codec, so it cannot be checkpointed or replicated");
-            }
         }
         out.putInt(keys.size());
         for (Map.Entry<Object, Slots> e : keys.entrySet()) {
@@ -203,7 +201,7 @@ final class ProcessState {
                     continue;
                 }
                 out.putLong(s.written[i]);
-                Codec<Object> codec = (Codec<Object>) d.codec();
+                Codec<Object> codec = Codecs.orSerialized((Codec<Object>) d.codec());
                 switch (d.kind()) {
                     case VALUE -> codec.write(v, out);
                     case LIST -> {
@@ -215,7 +213,7 @@ final class ProcessState {
                     }
                     case MAP -> {
                         Map<Object, Object> map = (Map<Object, Object>) v;
-                        Codec<Object> keyCodec = (Codec<Object>) d.mapKeyCodec();
+                        Codec<Object> keyCodec = Codecs.orSerialized((Codec<Object>) d.mapKeyCodec());
                         out.putInt(map.size());
                         for (Map.Entry<Object, Object> x : map.entrySet()) {
                             keyCodec.write(x.getKey(), out);
@@ -252,7 +250,7 @@ final class ProcessState {
                 }
                 StateDescriptor<?> d = descriptors.get(i);
                 s.written[i] = in.getLong();
-                Codec<Object> codec = (Codec<Object>) d.codec();
+                Codec<Object> codec = Codecs.orSerialized((Codec<Object>) d.codec());
                 s.values[i] = switch (d.kind()) {
                     case VALUE -> codec.read(in);
                     case LIST -> {
@@ -265,7 +263,7 @@ final class ProcessState {
                     }
                     case MAP -> {
                         int size = in.getCount(0);
-                        Codec<Object> keyCodec = (Codec<Object>) d.mapKeyCodec();
+                        Codec<Object> keyCodec = Codecs.orSerialized((Codec<Object>) d.mapKeyCodec());
                         Map<Object, Object> map = new LinkedHashMap<>();
                         for (int j = 0; j < size; j++) {
                             Object mk = keyCodec.read(in);
@@ -285,7 +283,7 @@ final class ProcessState {
         currentKey = null;
     }
 
-    /** A key as snapshots hold it: a long for {@code keyByLong}, else a tagged String, Long or Integer. */
+    /** A key as snapshots hold it: a long for {@code keyByLong}, else tagged (String, Long, Integer, or serialized). */
     void writeKeyOf(Object key, WireOut out, KeyHash keyKind) {
         if (keyKind.longKeys()) {
             out.putLong((Long) key);

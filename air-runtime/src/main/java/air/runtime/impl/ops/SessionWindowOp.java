@@ -2,6 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.Codecs;
 import air.runtime.api.WindowResult;
 import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
@@ -83,7 +84,7 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
         this.pane = pane;
         this.longKeys = longKeys;
         this.op = (AggregateOp<Object, Object, Object>) op;
-        this.accumulators = this.op.accumulatorCodec();
+        this.accumulators = Codecs.orSerialized(this.op.accumulatorCodec());
         this.next = (Inlet<Object>) next;
     }
 

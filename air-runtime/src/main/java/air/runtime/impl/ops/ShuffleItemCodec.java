@@ -1,14 +1,16 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.Codec;
+import air.runtime.api.Codecs;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
 
 /**
  * The wire form of shuffle items between peers: kind, destination instance, producer, then the
- * item's fields; a partial's keys as primitives (long keys) or tagged values (String, Long,
- * Integer) and its accumulators through the aggregation's {@link Codec}.
+ * item's fields; a partial's keys as primitives (long keys) or tagged values (String, Long and
+ * Integer directly, any other type through the JVM's serializer) and its accumulators through the
+ * aggregation's {@link Codec}, or the serializer when it has none; records likewise.
  */
 public final class ShuffleItemCodec {
 
@@ -17,13 +19,13 @@ public final class ShuffleItemCodec {
 
     private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5, BARRIER = 6, RECORDS = 7;
     private static final int LONG_KEYS = 0, OBJECT_KEYS = 1;
-    private static final int STRING = 1, LONG = 2, INTEGER = 3;
+    private static final int STRING = 1, LONG = 2, INTEGER = 3, SERIALIZED = 4;
 
     private final OperatorInfo info;
     private final Codec<Object> accumulators;
     private final Codec<Object> records;
 
-    /** The codec of a window shuffle: partials' accumulators by {@code accumulatorCodec}. */
+    /** The codec of a window shuffle: partials' accumulators by {@code accumulatorCodec} (null: the serializer). */
     public ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec) {
         this(info, accumulatorCodec, null);
     }
@@ -31,11 +33,11 @@ public final class ShuffleItemCodec {
     @SuppressWarnings("unchecked")
     private ShuffleItemCodec(OperatorInfo info, Codec<?> accumulatorCodec, Codec<?> recordCodec) {
         this.info = info;
-        this.accumulators = (Codec<Object>) accumulatorCodec;
-        this.records = (Codec<Object>) recordCodec;
+        this.accumulators = Codecs.orSerialized((Codec<Object>) accumulatorCodec);
+        this.records = Codecs.orSerialized((Codec<Object>) recordCodec);
     }
 
-    /** The codec of an exchange edge: record batches, each record by {@code recordCodec}. */
+    /** The codec of an exchange edge: record batches, each record by {@code recordCodec} (null: the serializer). */
     public static ShuffleItemCodec forRecords(OperatorInfo info, Codec<?> recordCodec) {
         return new ShuffleItemCodec(info, null, recordCodec);
     }
@@ -78,15 +80,25 @@ public final class ShuffleItemCodec {
         }
     }
 
-    /** An object key as a tagged value (String, Long, Integer); any other type fails {@code info}, naming it. */
+    /**
+     * An object key as a tagged value: String, Long and Integer directly, any other type through the
+     * JVM's serializer; a key the serializer cannot encode fails {@code info}, naming its type.
+     */
     static void writeKey(OperatorInfo info, Object key, WireOut out) {
         switch (key) {
             case String s -> out.putByte(STRING).putString(s);
             case Long l -> out.putByte(LONG).putLong(l);
             case Integer i -> out.putByte(INTEGER).putInt(i);
-            default -> throw new OperatorFailure(info, "cannot send a key of type " + key.getClass().getName()
-                    + " to another peer: cluster mode supports String, Long and Integer keys, or keyByLong",
-                    new IllegalArgumentException(key.getClass().getName()));
+            default -> {
+                out.putByte(SERIALIZED);
+                try {
+                    Codecs.serialized().write(key, out);
+                } catch (RuntimeException e) {
+                    throw new OperatorFailure(info, "cannot encode a key of type " + key.getClass().getName()
+                            + " for another peer or a snapshot (" + e.getMessage() + "); give it a key the serializer can write,"
+                            + " or key by a String or a long (keyByLong)", e);
+                }
+            }
         }
     }
 
@@ -97,6 +109,7 @@ public final class ShuffleItemCodec {
             case STRING -> in.getString();
             case LONG -> in.getLong();
             case INTEGER -> in.getInt();
+            case SERIALIZED -> Codecs.serialized().read(in);
             default -> throw in.malformed("unknown key tag " + tag);
         };
     }

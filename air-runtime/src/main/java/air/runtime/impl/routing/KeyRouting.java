@@ -1,6 +1,11 @@
 package air.runtime.impl.routing;
 
-/** KEY routing: the owner of a key among {@code n} final-aggregate instances. Same on every peer. */
+import air.runtime.serial.StableHash;
+
+/**
+ * KEY routing: the owner of a key among {@code n} final-aggregate instances. Same on every peer and
+ * every JVM: long keys by a fixed mix, object keys by their {@link StableHash} (never an identity hash).
+ */
 public final class KeyRouting {
 
     private KeyRouting() {
@@ -12,8 +17,9 @@ public final class KeyRouting {
         return (int) ((z >>> 1) % n);
     }
 
+    /** Throws an {@code UnstableKeyException} for a key type the stable hash refuses. */
     public static int ownerOf(Object key, int n) {
-        int h = key.hashCode();
+        int h = StableHash.of(key);
         h ^= h >>> 16;
         return Math.floorMod(h * 0x9E3779B9, n);
     }
