@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.CheckpointMismatchException;
+import air.runtime.Job;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.CheckpointStore;
@@ -23,6 +25,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +83,9 @@ class CheckpointRecoveryTest {
         }
         @Override public void discard(String job) throws IOException {
             inner.discard(job);
+        }
+        @Override public Claim claim(String job, int peer, int peers) throws IOException {
+            return inner.claim(job, peer, peers);
         }
         @Override public String describe() {
             return inner.describe();
@@ -194,18 +200,115 @@ class CheckpointRecoveryTest {
     }
 
     @Test
-    void a_checkpoint_that_cannot_be_written_fails_the_job_and_the_rerun_resumes_from_the_one_before(@TempDir Path dir) {
+    void a_checkpoint_that_cannot_be_written_fails_only_itself_the_job_goes_on_and_a_rerun_resumes_exactly_once(@TempDir Path dir)
+            throws IOException {
         WindowDefinition window = Windows.tumbling(100);
         WatchedStore store = new WatchedStore(dir);
         store.failWrite = 3;
         CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
-        assertThatThrownBy(() -> run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, new SimpleMeterRegistry()))
-                .isInstanceOf(JobFailedException.class).hasMessageContaining("checkpoint 3 could not be written")
-                .hasMessageContaining("disk full (injected)");
+        SimpleMeterRegistry first = new SimpleMeterRegistry();
+        // checkpoint 3 fails (a full disk, injected); the job goes on, writes 4 and 5, then fails on purpose
+        assertThatThrownBy(() -> run(window, Routing.KEY, Progress.HEWMELD, store, sink, 4, first))
+                .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure")
+                .hasMessageNotContaining("could not be written");
+        assertThat(count(first, "air.checkpoints.failed")).isEqualTo(1);
+        assertThat(count(first, "air.checkpoints")).isGreaterThanOrEqualTo(4);
+        try (var all = Files.walk(dir)) {
+            assertThat(all.filter(f -> f.toString().endsWith(".tmp")).toList()).as("temporary files left").isEmpty();
+        }
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, Routing.KEY, Progress.HEWMELD, store, sink, 0, second);
         assertThat(count(second, "air.recoveries")).isEqualTo(1);
         assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, window));
+        assertReleased(dir);
+    }
+
+    @Test
+    void a_second_run_of_the_job_on_the_same_directory_is_refused_while_the_first_runs(@TempDir Path dir) {
+        AtomicBoolean go = new AtomicBoolean();
+        CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
+        Job first = held(go, sink).submit(config(2).batchSize(16).checkpoints(Checkpoints.toDirectory(dir), 40));
+        try {
+            CollectSink<WindowResult<Long, Long>> other = Sinks.collect();
+            assertThatThrownBy(() -> held(go, other).execute(config(2).batchSize(16).checkpoints(Checkpoints.toDirectory(dir), 40)))
+                    .isInstanceOf(CheckpointMismatchException.class).hasMessageContaining("in use by another run")
+                    .hasMessageContaining("pid=" + ProcessHandle.current().pid()).hasMessageContaining("started=")
+                    .hasMessageContaining("this JVM");
+            assertThatThrownBy(other::items).as("nothing ran").hasMessageContaining("has not run yet");
+        } finally {
+            go.set(true);
+        }
+        first.join();
+        assertThat(collected(sink.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
+        assertReleased(dir);
+    }
+
+    /** The job of {@link #run}, its sources held a while in until {@code go}. */
+    private static Pipeline held(AtomicBoolean go, SinkFactory<WindowResult<Long, Long>> sink) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, go::get)).withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 13).window(Windows.tumbling(100)).aggregate(Aggregations.count()).writeTo(sink);
+        return p;
+    }
+
+    private static PartFilesSink<WindowResult<Long, Long>> partFiles(Path out) {
+        return Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+    }
+
+    private static Map<String, Long> partLines(Path out) throws IOException {
+        Map<String, Long> got = new TreeMap<>();
+        try (var parts = Files.list(out)) {
+            for (Path part : parts.sorted().toList()) {
+                for (String line : Files.readAllLines(part)) {
+                    int eq = line.lastIndexOf('=');
+                    assertThat(got.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)))).as("line twice: " + line).isNull();
+                }
+            }
+        }
+        return got;
+    }
+
+    @Test
+    void a_first_run_refuses_to_replace_part_files_of_an_earlier_run_unless_asked_to_start_afresh(@TempDir Path dir) throws IOException {
+        Path out = Files.createDirectories(dir.resolve("out"));
+        Files.writeString(out.resolve("part-0"), "[0,100) 0=8\n");
+        Files.writeString(out.resolve("part-7"), "[0,100) 7=8\n");
+        Files.writeString(out.resolve("part-1"), ""); // empty: nothing to lose
+        JobConfig c = config(2).batchSize(16).checkpoints(Checkpoints.toDirectory(dir.resolve("ck")), 40);
+        assertThatThrownBy(() -> held(new AtomicBoolean(true), partFiles(out)).execute(c))
+                .isInstanceOf(CheckpointMismatchException.class).hasMessageContaining("first run")
+                .hasMessageContaining(out.resolve("part-0") + " (12 bytes)").hasMessageContaining(out.resolve("part-7").toString())
+                .hasMessageNotContaining(out.resolve("part-1").toString()).hasMessageContaining("startAfresh(true)");
+        assertThat(Files.readString(out.resolve("part-0"))).as("untouched").isEqualTo("[0,100) 0=8\n");
+        held(new AtomicBoolean(true), partFiles(out)).execute(c.startAfresh(true));
+        assertThat(out.resolve("part-7")).as("an earlier run's part that this run does not write is gone too").doesNotExist();
+        assertThat(partLines(out)).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
+    }
+
+    @Test
+    void a_restart_of_a_run_that_died_before_any_checkpoint_replaces_its_uncommitted_part_files(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("out");
+        Path ck = dir.resolve("ck");
+        JobConfig c = config(2).batchSize(16).checkpoints(Checkpoints.toDirectory(ck), 40);
+        held(new AtomicBoolean(true), partFiles(out)).execute(c);
+        // as if that run had died before its first checkpoint: it claimed the directory (its locks stay), committed nothing
+        try (var files = Files.walk(ck)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                if (p.toString().contains("ckpt-")) {
+                    Files.delete(p);
+                }
+            }
+        }
+        held(new AtomicBoolean(true), partFiles(out)).execute(c);
+        assertThat(partLines(out)).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
+        // with no trace of any run in the checkpoint directory, the same part files are an earlier run's output
+        try (var files = Files.walk(ck)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        assertThatThrownBy(() -> held(new AtomicBoolean(true), partFiles(out)).execute(c))
+                .isInstanceOf(CheckpointMismatchException.class).hasMessageContaining(out.resolve("part-0").toString());
     }
 
     @Test

@@ -1,11 +1,10 @@
 package air.replication;
 
+import air.runtime.CheckpointMismatchException;
 import air.runtime.api.CheckpointStore;
 import java.io.IOException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
@@ -15,38 +14,40 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Checkpoints as files: {@code DIR/<job>/ckpt-<id>/peer-<r>-of-<K>.ckpt}, one per peer, each
- * written to a temporary file, forced to disk and renamed into place, so a file is either whole or
- * absent. Every file ends with a CRC32C of its contents and names its job, checkpoint, peer and
- * peer count; a checkpoint is used only when the files of all K peers are there and pass those
- * checks, otherwise the previous one is taken and a WARN line says why. After each write, a peer
- * deletes the checkpoints older than the newest {@code retain} complete ones. On a
- * shared file system the peers of a cluster can use one directory.
+ * written to a temporary file named after the run ({@code peer-<r>-of-<K>.ckpt.<run>.tmp}), forced
+ * to disk and renamed into place, so a file is either whole or absent; a write that fails (a full
+ * disk) removes its temporary file and throws. Every file begins with its format version and ends
+ * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count; a
+ * checkpoint is used only when the files of all K peers are there, readable and pass those checks,
+ * otherwise the previous one is taken and a WARN line names the file and the problem; a file of an
+ * unknown format is refused. A run claims each peer's share with a lock ({@link PeerLock}), so a
+ * second run of the same job and peer is refused while the first lives. After each write, a peer
+ * deletes the checkpoints older than the newest {@code retain} complete ones. On a shared file
+ * system the peers of a cluster can use one directory.
  */
 public final class FileCheckpointStore implements CheckpointStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(FileCheckpointStore.class);
-    private static final byte[] MAGIC = "AIRCKPT1".getBytes(StandardCharsets.US_ASCII);
     private static final String PREFIX = "ckpt-";
-    /** Larger than any real checkpoint file: a length beyond it means the file is damaged. */
-    private static final int MAX_PART_BYTES = Integer.MAX_VALUE - 64;
+    private static final String TMP = ".tmp";
 
     private final Path root;
     private final int retain;
+    /** This store's run: in its temporary files' names, its files and its locks, so that no two runs share a name. */
+    private final String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
 
     /** A store under {@code root} that keeps the newest {@code retain} (at least 2) complete checkpoints. */
     public FileCheckpointStore(Path root, int retain) {
@@ -55,6 +56,11 @@ public final class FileCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("retain must be >= 2 (a damaged newest checkpoint needs one to fall back to), was " + retain);
         }
         this.retain = retain;
+    }
+
+    /** The run id this store writes under: unique per store, named in its files, temporary files and locks. */
+    public String run() {
+        return run;
     }
 
     public FileCheckpointStore(Path root) {
@@ -66,22 +72,69 @@ public final class FileCheckpointStore implements CheckpointStore {
         Path dir = root.resolve(job).resolve(dirName(id));
         Files.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers));
-        Path tmp = dir.resolve(fileName(peer, peers) + ".tmp");
-        ByteBuffer encoded = encode(job, id, peer, peers, parts);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-            while (encoded.hasRemaining()) {
-                ch.write(encoded);
-            }
-            ch.force(true);
-        }
+        Path tmp = dir.resolve(fileName(peer, peers) + "." + run + TMP);
+        ByteBuffer encoded = CheckpointFile.encode(job, id, peer, peers, run, parts);
         try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                while (encoded.hasRemaining()) {
+                    ch.write(encoded);
+                }
+                ch.force(true);
+            }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            throw new IOException("the file system of " + dir + " cannot rename atomically; checkpoints need it", e);
+        } catch (IOException | RuntimeException e) {
+            removeFailed(tmp, dir);
+            if (e instanceof AtomicMoveNotSupportedException) {
+                throw new IOException("the file system of " + dir + " cannot rename atomically; checkpoints need it", e);
+            }
+            if (e instanceof IOException io) {
+                throw new IOException("cannot write " + file + " (" + encoded.capacity() + " bytes): " + io, io);
+            }
+            throw e;
         }
         forceDirectory(dir);
         prune(job, peer, peers);
+    }
+
+    /** After a failed write: its temporary file goes, and the checkpoint's folder too when nothing else is in it. */
+    private static void removeFailed(Path tmp, Path dir) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+            LOG.warn("cannot remove the temporary file {} of a failed checkpoint write: {}", tmp, e.toString());
+        }
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // other peers' parts are in it, or it is gone
+        }
+    }
+
+    /**
+     * Takes {@code peer}'s lock of {@code job} (refusing while another run holds it), then removes
+     * the temporary files that earlier runs of this peer left behind (killed mid-write).
+     */
+    @Override
+    public Claim claim(String job, int peer, int peers) throws IOException {
+        PeerLock lock = PeerLock.take(root.resolve(job), job, peer, peers, run);
+        try {
+            for (long id : ids(job)) {
+                Path dir = root.resolve(job).resolve(dirName(id));
+                try (DirectoryStream<Path> stale = Files.newDirectoryStream(dir, fileName(peer, peers) + "*" + TMP)) {
+                    for (Path p : stale) {
+                        Files.deleteIfExists(p);
+                        LOG.info("removed {}, left by an earlier run of job {} peer {} that ended mid-write", p, job, peer);
+                    }
+                } catch (NoSuchFileException e) {
+                    // pruned meanwhile
+                }
+            }
+            return lock;
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
     }
 
     @Override
@@ -90,16 +143,33 @@ public final class FileCheckpointStore implements CheckpointStore {
             return List.of();
         }
         try (Stream<Path> dirs = Files.list(root)) {
-            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(this::holdsCheckpoints).sorted().toList();
         }
     }
 
-    /** Removes every checkpoint of {@code job} and its folder; what another peer removes meanwhile is skipped. */
+    /** Whether {@code job}'s folder holds checkpoints (complete or not), not only the locks of runs that wrote none. */
+    private boolean holdsCheckpoints(String job) {
+        try {
+            return !ids(job).isEmpty();
+        } catch (IOException e) {
+            return true; // cannot tell: listed, so that a run refuses rather than overlooks it
+        }
+    }
+
+    /**
+     * Removes every checkpoint of {@code job}, its locks and its folder; what another peer removes
+     * meanwhile is skipped. Refuses while a live run holds one of its locks.
+     */
     @Override
     public void discard(String job) throws IOException {
         Path dir = root.resolve(job);
         if (!Files.isDirectory(dir)) {
             return;
+        }
+        String live = PeerLock.liveHolder(dir);
+        if (live != null) {
+            throw new CheckpointMismatchException("cannot discard the checkpoints of " + job + " in " + root + ": a run of it is live ("
+                    + live + "); stop it first, or use another directory");
         }
         for (long id : ids(job)) {
             deleteAll(job, id);
@@ -131,14 +201,20 @@ public final class FileCheckpointStore implements CheckpointStore {
             for (int r = 0; r < peers && problem == null; r++) {
                 Path file = dir.resolve(fileName(r, peers));
                 try {
-                    Map<String, byte[]> parts = decode(Files.readAllBytes(file), job, id, r, peers);
+                    Map<String, byte[]> parts = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers).parts();
                     if (r == peer) {
                         mine = parts;
                     }
                 } catch (NoSuchFileException e) {
-                    problem = "peer " + r + " never completed it (" + file.getFileName() + " is missing)";
-                } catch (DamagedFile e) {
-                    problem = file.getFileName() + ": " + e.getMessage();
+                    problem = "peer " + r + " never completed it (" + file + " is missing)";
+                } catch (CheckpointFile.DamagedFile e) {
+                    problem = file + ": " + e.getMessage();
+                } catch (IOException | RuntimeException e) {
+                    problem = file + " cannot be read: " + e;
+                } catch (CheckpointFile.UnknownFormat e) {
+                    throw new CheckpointMismatchException("job " + job + ": " + file + " is in " + e.getMessage()
+                            + ": it was written by a newer AIR. Resume it with that AIR, or move " + root.resolve(job)
+                            + " away (or use another directory) to start afresh");
                 }
             }
             if (problem == null) {
@@ -258,87 +334,5 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     static String fileName(int peer, int peers) {
         return "peer-" + peer + "-of-" + peers + ".ckpt";
-    }
-
-    static ByteBuffer encode(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
-        byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
-        long size = MAGIC.length + 4 + jobBytes.length + 8 + 4 + 4 + 4 + 8;
-        Map<String, byte[]> sorted = new TreeMap<>(parts);
-        for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
-            size += 4 + e.getKey().getBytes(StandardCharsets.UTF_8).length + 4 + e.getValue().length;
-        }
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("checkpoint " + id + " of peer " + peer + " is " + size + " bytes; at most 2 GiB per peer");
-        }
-        ByteBuffer b = ByteBuffer.allocate((int) size);
-        b.put(MAGIC).putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers).putInt(sorted.size());
-        for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
-            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            b.putInt(name.length).put(name).putInt(e.getValue().length).put(e.getValue());
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(b.array(), 0, b.position());
-        b.putLong(crc.getValue());
-        return b.flip();
-    }
-
-    /** Thrown for a file whose checks fail: damaged, partly written, or not the checkpoint asked for. */
-    static final class DamagedFile extends Exception {
-        DamagedFile(String problem) {
-            super(problem);
-        }
-    }
-
-    static Map<String, byte[]> decode(byte[] bytes, String job, long id, int peer, int peers) throws DamagedFile {
-        if (bytes.length < MAGIC.length + 8) {
-            throw new DamagedFile("only " + bytes.length + " bytes (partly written?)");
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, bytes.length - 8);
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (b.getLong(bytes.length - 8) != crc.getValue()) {
-            throw new DamagedFile("checksum mismatch (damaged or partly written)");
-        }
-        b.limit(bytes.length - 8);
-        try {
-            byte[] magic = new byte[MAGIC.length];
-            b.get(magic);
-            if (!Arrays.equals(magic, MAGIC)) {
-                throw new DamagedFile("not an AIR checkpoint file");
-            }
-            String fileJob = new String(bytes(b, 4096), StandardCharsets.UTF_8);
-            long fileId = b.getLong();
-            int filePeer = b.getInt();
-            int filePeers = b.getInt();
-            if (!fileJob.equals(job) || fileId != id || filePeer != peer || filePeers != peers) {
-                throw new DamagedFile("holds job " + fileJob + " checkpoint " + fileId + " of peer " + filePeer + "/" + filePeers
-                        + ", expected " + job + " checkpoint " + id + " of peer " + peer + "/" + peers);
-            }
-            int count = b.getInt();
-            if (count < 0 || count > b.remaining() / 8) {
-                throw new DamagedFile("claims " + count + " parts");
-            }
-            Map<String, byte[]> parts = new LinkedHashMap<>();
-            for (int i = 0; i < count; i++) {
-                String name = new String(bytes(b, 4096), StandardCharsets.UTF_8);
-                parts.put(name, bytes(b, MAX_PART_BYTES));
-            }
-            if (b.hasRemaining()) {
-                throw new DamagedFile(b.remaining() + " stray bytes after the last part");
-            }
-            return parts;
-        } catch (BufferUnderflowException e) {
-            throw new DamagedFile("ends in the middle of a part");
-        }
-    }
-
-    private static byte[] bytes(ByteBuffer b, int max) throws DamagedFile {
-        int n = b.getInt();
-        if (n < 0 || n > max || n > b.remaining()) {
-            throw new DamagedFile("a length of " + n + " bytes with " + b.remaining() + " left");
-        }
-        byte[] out = new byte[n];
-        b.get(out);
-        return out;
     }
 }

@@ -1,20 +1,78 @@
 package air.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.CheckpointMismatchException;
 import air.runtime.api.CheckpointStore;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FileCheckpointStoreTest {
+
+    /** What {@code body} logs (slf4j-simple writes to System.err), with the value it returns. */
+    private record Logged<T>(T value, String log) { }
+
+    private interface IoCall<T> {
+        T call() throws IOException;
+    }
+
+    private static <T> Logged<T> logged(IoCall<T> body) throws IOException {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            T value = body.call();
+            return new Logged<>(value, captured.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(saved);
+        }
+    }
+
+    private static Path file(Path dir, long id, int peer, int peers) {
+        return dir.resolve("job").resolve(FileCheckpointStore.dirName(id)).resolve(FileCheckpointStore.fileName(peer, peers));
+    }
+
+    /** Every file left under {@code dir} whose name ends in .tmp. */
+    private static List<Path> temporaries(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList();
+        }
+    }
+
+    /** A file as format 1 wrote it (the layout before the version field), encoded here independently of the store. */
+    private static byte[] format1(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
+        b.put("AIRCKPT1".getBytes(StandardCharsets.US_ASCII)).putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers)
+                .putInt(parts.size());
+        parts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            b.putInt(name.length).put(name).putInt(e.getValue().length).put(e.getValue());
+        });
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, b.position());
+        b.putLong(crc.getValue());
+        return Arrays.copyOf(b.array(), b.position());
+    }
 
     private static Map<String, byte[]> parts(String tag) {
         return Map.of("v0/0", ("src " + tag).getBytes(StandardCharsets.UTF_8), "v1/0", ("final " + tag).getBytes(StandardCharsets.UTF_8));
@@ -99,5 +157,108 @@ class FileCheckpointStoreTest {
         store.write("job", 2, 1, 2, parts("2@1 of the new run"));
         // peer 0's stale part of 2 is gone, so 2 is not complete and cannot mix two runs
         assertThat(store.newestComplete("job", 1, 2).orElseThrow().id()).isEqualTo(1);
+    }
+
+    @Test
+    void every_file_carries_its_format_version_and_the_run_that_wrote_it(@TempDir Path dir) throws Exception {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        store.write("job", 1, 0, 1, parts("1"));
+        byte[] bytes = Files.readAllBytes(file(dir, 1, 0, 1));
+        assertThat(new String(bytes, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("AIRCKPTV");
+        assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(2);
+        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).run()).isEqualTo(store.run());
+    }
+
+    @Test
+    void files_of_format_1_written_before_the_version_field_are_still_read(@TempDir Path dir) throws IOException {
+        Files.createDirectories(file(dir, 1, 0, 2).getParent());
+        Files.write(file(dir, 1, 0, 2), format1("job", 1, 0, 2, parts("1@0")));
+        Files.write(file(dir, 1, 1, 2), format1("job", 1, 1, 2, parts("1@1")));
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        Optional<CheckpointStore.Restored> r = store.newestComplete("job", 1, 2);
+        assertThat(r.orElseThrow().id()).isEqualTo(1);
+        assertThat(text(r, "v1/0")).isEqualTo("final 1@1");
+        // and a damaged one of format 1 is still detected
+        byte[] cut = format1("job", 1, 1, 2, parts("1@1"));
+        cut[cut.length / 2] ^= 0x10;
+        Files.write(file(dir, 1, 1, 2), cut);
+        assertThat(store.newestComplete("job", 1, 2)).isEmpty();
+    }
+
+    @Test
+    void a_file_of_an_unknown_format_is_refused_naming_it_and_its_version_never_skipped(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 2);
+        writeAll(store, 2, 2);
+        Path newer = file(dir, 2, 1, 2);
+        byte[] bytes = Files.readAllBytes(newer);
+        ByteBuffer.wrap(bytes).putInt(8, 7); // format 7, as a newer AIR might write it (its checksum, whatever it is, not ours)
+        Files.write(newer, bytes);
+        assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
+                .hasMessageContaining(newer.toString()).hasMessageContaining("format 7")
+                .hasMessageContaining("reads formats 1 to 2").hasMessageContaining("newer AIR");
+        bytes[7] = 'X'; // neither format 1 nor a version field: not ours, so damaged, and the previous one is used
+        Files.write(newer, bytes);
+        assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
+    }
+
+    @Test
+    void any_read_error_falls_back_to_the_previous_checkpoint_with_a_warning_naming_the_file(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 2);
+        writeAll(store, 2, 2);
+        Path unreadable = file(dir, 2, 1, 2);
+        Files.delete(unreadable);
+        Files.createDirectory(unreadable); // reading it fails with an IOException that is neither "missing" nor a bad checksum
+        Logged<Optional<CheckpointStore.Restored>> r = logged(() -> store.newestComplete("job", 0, 2));
+        assertThat(r.value().orElseThrow().id()).isEqualTo(1);
+        assertThat(r.log()).contains("WARN").contains("checkpoint 2 of job job").contains(unreadable + " cannot be read")
+                .contains("trying the previous one");
+        Files.delete(unreadable);
+    }
+
+    @Test
+    void a_write_that_fails_leaves_no_temporary_file_and_the_next_one_succeeds(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 1);
+        Path target = file(dir, 2, 0, 1);
+        Files.createDirectories(target.resolve("in-the-way")); // the rename onto it fails, after the temporary file was written
+        assertThatThrownBy(() -> store.write("job", 2, 0, 1, parts("2"))).isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot write " + target);
+        assertThat(temporaries(dir)).isEmpty();
+        Files.delete(target.resolve("in-the-way"));
+        Files.delete(target);
+        store.write("job", 3, 0, 1, parts("3"));
+        assertThat(store.newestComplete("job", 0, 1).orElseThrow().id()).isEqualTo(3);
+    }
+
+    @Test
+    void a_full_disk_fails_the_write_cleans_its_temporary_file_and_the_next_smaller_write_succeeds(@TempDir Path dir) throws Exception {
+        Path mount = Files.createDirectory(dir.resolve("small-tmpfs"));
+        boolean mounted = false;
+        try {
+            Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.toString()).redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            mounted = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+            Assumptions.assumeTrue(mounted, "cannot mount a small tmpfs here (needs root and mount(8)): " + out.strip()
+                    + "; the full disk is covered by the rename fault above and by CheckpointRecoveryTest's injected store fault");
+            FileCheckpointStore store = new FileCheckpointStore(mount, 3);
+            store.write("job", 1, 0, 1, parts("small"));
+            Map<String, byte[]> huge = Map.of("v0/0", new byte[1024 * 1024]);
+            assertThatThrownBy(() -> store.write("job", 2, 0, 1, huge)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("cannot write " + file(mount, 2, 0, 1)).hasMessageContaining("No space left");
+            assertThat(temporaries(mount)).as("the failed write's temporary file is gone").isEmpty();
+            assertThat(store.ids("job")).containsExactly(1L);
+            store.write("job", 3, 0, 1, parts("small again"));
+            assertThat(store.newestComplete("job", 0, 1).orElseThrow().id()).isEqualTo(3);
+        } finally {
+            if (mounted) {
+                Process u = new ProcessBuilder("umount", mount.toString()).redirectErrorStream(true).start();
+                u.getInputStream().readAllBytes();
+                assertThat(u.waitFor(30, TimeUnit.SECONDS) && u.exitValue() == 0).as("unmounted " + mount).isTrue();
+            }
+            Files.deleteIfExists(mount);
+        }
     }
 }

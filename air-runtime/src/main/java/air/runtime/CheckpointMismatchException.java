@@ -2,10 +2,12 @@ package air.runtime;
 
 /**
  * A job with checkpoints refused to start: its store holds checkpoints of the same job name that
- * this run cannot resume from (a changed pipeline or layout, another checkpoint format). Nothing
- * ran and nothing was deleted; the message names them and the ways on — run the pipeline that wrote
- * them, {@link JobConfig#startAfresh(boolean)}, or another directory. A launcher treats it as a
- * usage error (exit 2), not a failure to retry.
+ * this run cannot resume from (a changed pipeline or layout, another checkpoint format, a file
+ * format newer than this AIR reads), or another live run of the job holds the directory, or a
+ * fresh start would replace output an earlier run wrote ({@code Sinks.files}). Nothing ran and
+ * nothing was deleted; the message names what and the ways on — run the pipeline that wrote
+ * them, wait for the other run, {@link JobConfig#startAfresh(boolean)}, or another directory. A
+ * launcher treats it as a usage error (exit 2), not a failure to retry.
  */
 public final class CheckpointMismatchException extends IllegalStateException {
 

@@ -17,8 +17,56 @@ public interface CheckpointStore {
     record Restored(long id, Map<String, byte[]> parts) { }
 
     /**
+     * A run's hold on {@code peer}'s share of a job's checkpoints, from its start to its end: while
+     * one run holds it, another run of the same job and peer is refused. Released by {@link #close}
+     * and, for a store on disk, by the operating system when the process dies.
+     */
+    interface Claim extends AutoCloseable {
+
+        /** What a store that cannot claim returns: it refuses nothing and cannot tell earlier runs. */
+        Claim NONE = new Claim() {
+            @Override
+            public boolean earlierRun() {
+                return true;
+            }
+
+            @Override
+            public void started() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        /**
+         * Whether a run of this job started on this peer's share before this one (a restart, or a
+         * run after one that ended), as recorded by {@link #started}; {@code false} for the first
+         * run ever, which a fresh start relies on. A run refused before it started does not count.
+         */
+        boolean earlierRun();
+
+        /** This run passed its start checks and will run: records it for {@link #earlierRun} of later runs. */
+        void started() throws IOException;
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Claims {@code peer}'s share of {@code job}'s checkpoints for this run, before it reads or
+     * writes any. A store that can detect another live run of the same job and peer refuses with a
+     * {@link air.runtime.CheckpointMismatchException} naming it (its run, process, host, start).
+     * The default claims nothing.
+     */
+    default Claim claim(String job, int peer, int peers) throws IOException {
+        return Claim.NONE;
+    }
+
+    /**
      * Writes this peer's part of checkpoint {@code id} so that it is either wholly there or not at
-     * all, then drops what is older than the retention allows.
+     * all, then drops what is older than the retention allows. A write that fails (a full disk)
+     * leaves nothing behind and throws; the caller goes on and tries again at the next checkpoint.
      *
      * @param job   identifies the pipeline and its layout; parts of another job are never used
      */
@@ -26,7 +74,10 @@ public interface CheckpointStore {
 
     /**
      * The newest checkpoint of {@code job} that every one of {@code peers} completed and whose
-     * parts are intact, with {@code peer}'s parts; empty when there is none (a fresh start).
+     * parts are intact, with {@code peer}'s parts; empty when there is none (a fresh start). A part
+     * that cannot be read is skipped for the previous checkpoint, saying why; a part in a format
+     * this store does not know is refused ({@link air.runtime.CheckpointMismatchException}), never
+     * skipped, so that a newer run's checkpoints never turn into a silent fresh start.
      */
     Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException;
 

@@ -8,9 +8,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -19,7 +23,9 @@ import java.util.function.Function;
  * once under checkpoints and replication: a checkpoint flushes the instance's lines, forces them
  * to disk and records the file's length (what it commits); a restore cuts the file back to that
  * length and appends from there, so lines written after the checkpoint are never seen twice. A
- * fresh start replaces the file. Read the parts once the job has ended (their lines together, in no
+ * fresh start replaces the file; the first run ever of a checkpointed job refuses to start over
+ * part files with lines in them ({@link #earlierOutput}: output of an earlier run) unless asked to
+ * start afresh. Read the parts once the job has ended (their lines together, in no
  * particular order across instances). A peer that restores another's instance (a restart on
  * another machine, a replica taking over) needs the directory on a shared file system; a part file
  * shorter than its checkpoint says is an error naming it.
@@ -39,6 +45,39 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
     /** The part file of sink instance {@code instance}. */
     public Path part(int instance) {
         return dir.resolve("part-" + instance);
+    }
+
+    /** The part files in the directory with lines in them, each named with its size: what a fresh start would replace. */
+    @Override
+    public List<String> earlierOutput() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> found = new ArrayList<>();
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "part-*")) {
+            for (Path p : parts) {
+                if (Files.isRegularFile(p) && Files.size(p) > 0) {
+                    found.add(p + " (" + Files.size(p) + " bytes)");
+                }
+            }
+        }
+        Collections.sort(found);
+        return found;
+    }
+
+    /** Deletes every part file in the directory (a run asked to start afresh), so that none of an earlier run stays beside the new ones. */
+    @Override
+    public void discardEarlierOutput() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "part-*")) {
+            for (Path p : parts) {
+                if (Files.isRegularFile(p)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 
     @Override

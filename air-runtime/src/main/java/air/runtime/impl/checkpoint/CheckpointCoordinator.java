@@ -25,8 +25,12 @@ import org.slf4j.LoggerFactory;
  * This peer's side of one job's checkpoints: collects every local tasklet's part of each
  * checkpoint and, once all are in, writes them to the store on a writer thread of its own, in
  * checkpoint order, so that tasklets never wait for the disk. A tasklet that has finished counts
- * with its last state for every later checkpoint. Meters: {@code air.checkpoint.duration} (first
- * part to durable), {@code air.checkpoint.size} (bytes), {@code air.checkpoints} (written).
+ * with its last state for every later checkpoint. A checkpoint the store cannot write (an
+ * {@link IOException}: a full disk, a lost mount) fails that checkpoint, not the job: a WARN names
+ * it and the error, the job goes on and the next checkpoint tries again; a restart resumes from
+ * the newest one every peer completed. Meters: {@code air.checkpoint.duration} (first part to
+ * durable), {@code air.checkpoint.size} (bytes), {@code air.checkpoints} (written),
+ * {@code air.checkpoints.failed} (writes that failed).
  */
 public final class CheckpointCoordinator implements AutoCloseable {
 
@@ -47,6 +51,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Timer duration;
     private final DistributionSummary size;
     private final Counter written;
+    private final Counter failed;
     private volatile long lastWritten;
     private volatile long newestOffered;
     private volatile JobEvents events = JobEvents.NONE;
@@ -69,6 +74,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
         this.size = DistributionSummary.builder("air.checkpoint.size").tag("job", jobName).baseUnit("bytes").register(registry);
         this.written = Counter.builder("air.checkpoints").tag("job", jobName).description("checkpoints written by this peer")
                 .register(registry);
+        this.failed = Counter.builder("air.checkpoints.failed").tag("job", jobName)
+                .description("checkpoints this peer could not write (the job went on)").register(registry);
     }
 
     /** Where {@link air.runtime.JobEvent.CheckpointWritten} goes; set before any tasklet runs. */
@@ -144,7 +151,12 @@ public final class CheckpointCoordinator implements AutoCloseable {
                     nanos / 1_000_000);
             events.publish(new JobEvent.CheckpointWritten(jobName, peer, JobEvents.now(), id,
                     parts.size(), bytes));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            failed.increment();
+            LOG.warn("job '{}': checkpoint {} NOT written by peer {} to {}: {}; the job goes on, the next checkpoint tries again "
+                    + "(a restart resumes from checkpoint {} or another one every peer completed)", jobName, id, peer, store.describe(),
+                    e.getMessage(), lastWritten);
+        } catch (RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
         } finally {
             inProgress.decrementAndGet();

@@ -50,6 +50,7 @@ public final class CheckpointRollback implements FaultTolerance {
                         MeterRegistry registry) {
         coordinator.events(events);
         recovery.events(events);
+        recovery.started();
         recovery.logStart();
     }
 
@@ -69,5 +70,6 @@ public final class CheckpointRollback implements FaultTolerance {
         if (coordinator != null) {
             coordinator.close();
         }
+        recovery.release();
     }
 }

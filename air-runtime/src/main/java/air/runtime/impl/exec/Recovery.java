@@ -5,6 +5,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.checkpoint.FreshStart;
 import air.runtime.impl.cluster.PlanFingerprint;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
@@ -45,10 +46,12 @@ public final class Recovery {
     private final long restoredId;
     private final Map<String, byte[]> parts;
     private final AtomicInteger restoring = new AtomicInteger();
+    private final CheckpointStore.Claim claim;
     private volatile JobEvents events = JobEvents.NONE;
 
     private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
-                     Optional<CheckpointStore.Restored> restored) {
+                     Optional<CheckpointStore.Restored> restored, CheckpointStore.Claim claim) {
+        this.claim = claim;
         this.config = config;
         this.key = key;
         this.self = self;
@@ -59,23 +62,60 @@ public final class Recovery {
         this.parts = restored.map(CheckpointStore.Restored::parts).orElse(null);
     }
 
+    /**
+     * Claims this peer's share of the job's checkpoints (refused while another run holds it), then
+     * finds what to resume from; the claim lasts until {@link #release}.
+     */
     public static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
         CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed", false);
         String key = keyOf(plan, config, peers);
         CheckpointStore store = config.checkpointStore();
-        Optional<CheckpointStore.Restored> restored;
+        CheckpointStore.Claim claim;
         try {
-            restored = store.newestComplete(key, self, peers);
-            store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
-            if (restored.isEmpty()) {
-                refuseOrDiscardOthers(store, config, key, self);
-            }
+            claim = store.claim(key, self, peers);
         } catch (IOException e) {
-            throw new IllegalStateException("job '" + config.name() + "': cannot read (or, starting afresh, discard) the checkpoints in "
-                    + store.describe() + ": " + e, e);
+            throw new IllegalStateException("job '" + config.name() + "': cannot lock its checkpoints in " + store.describe()
+                    + " for peer " + self + ": " + e, e);
         }
-        return new Recovery(config, key, self, peers, registry, start, restored);
+        try {
+            Optional<CheckpointStore.Restored> restored;
+            try {
+                restored = store.newestComplete(key, self, peers);
+                store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
+                if (restored.isEmpty()) {
+                    refuseOrDiscardOthers(store, config, key, self);
+                    if (!claim.earlierRun()) {
+                        FreshStart.refuseOrReplaceEarlierOutput(plan, config);
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("job '" + config.name() + "': cannot read (or, starting afresh, discard) the checkpoints in "
+                        + store.describe() + ": " + e, e);
+            }
+            return new Recovery(config, key, self, peers, registry, start, restored, claim);
+        } catch (RuntimeException e) {
+            claim.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The job passed every check on every peer and its tasklets start: later runs count this one as
+     * an earlier run of the job (a restart replaces what it wrote before its first checkpoint).
+     */
+    void started() {
+        try {
+            claim.started();
+        } catch (IOException e) {
+            LOG.warn("job '{}': cannot record its start in {} ({}): a restart before its first checkpoint will refuse to replace "
+                    + "its part files, as it would an earlier run's", config.name(), config.checkpointStore().describe(), e.toString());
+        }
+    }
+
+    /** Ends this run's claim on its checkpoints (the job ended on this peer); once is enough, more do nothing. */
+    void release() {
+        claim.close();
     }
 
     /**

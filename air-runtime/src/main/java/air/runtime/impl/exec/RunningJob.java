@@ -77,7 +77,13 @@ public final class RunningJob implements Job {
         JobEvents events = new JobEvents(config.listeners());
         MeterRegistry registry = config.meterRegistryOrDefault();
         FaultTolerance ft = FaultTolerance.of(plan, config, cluster, registry);
-        long clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft.fingerprintSuffix());
+        long clusterJob;
+        try {
+            clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft.fingerprintSuffix());
+        } catch (RuntimeException e) {
+            ft.close(); // gives back what it holds (a checkpoint directory's lock)
+            throw e;
+        }
         JobGraph graph;
         try {
             graph = ft.build(plan, config, context, cluster, clusterJob);
