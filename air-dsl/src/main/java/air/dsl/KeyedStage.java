@@ -102,8 +102,8 @@ public final class KeyedStage<K, T> {
      * once, with event time {@code max(a.ts, b.ts)}. Both streams need timestamps. Records are
      * kept only while progress still allows a match: state is trimmed as progress passes. Both
      * sides route by key (under either routing: a key's records of every moment must meet). Without
-     * codecs the join runs on one JVM without checkpoints; give both for cluster mode, checkpoints
-     * or replication.
+     * codecs the buffered records cross peers and checkpoints through the serializer (Kryo); the
+     * overload with codecs is shorter and faster.
      */
     public <U, O> Stage<O> intervalJoin(KeyedStage<K, U> other, long lowerMs, long upperMs,
                                         JoinFunction<? super K, ? super T, ? super U, ? extends O> joinFn) {
@@ -223,8 +223,8 @@ public final class KeyedStage<K, T> {
     /**
      * Jet's {@code mapStateful}: per key one state object, made by {@code createFn} at the key's
      * first record and changed in place by {@code mapFn(state, key, record)}, whose result is
-     * emitted (null: nothing) with the record's event time. One JVM, no checkpoints; the overload
-     * with codecs for those.
+     * emitted (null: nothing) with the record's event time. State and records cross peers and
+     * checkpoints through the serializer (Kryo); the overload with codecs is shorter and faster.
      */
     public <S, R> Stage<R> mapStateful(Supplier<? extends S> createFn, StatefulMapFunction<? super S, ? super K, ? super T, ? extends R> mapFn) {
         return mapStateful(CallSite.ofCaller(), createFn, null, null, mapFn);

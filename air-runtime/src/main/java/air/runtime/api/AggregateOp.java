@@ -27,8 +27,8 @@ public interface AggregateOp<T, A, R> {
     R finish(A acc);
 
     /**
-     * How accumulators travel between peers in cluster mode, or null when they cannot (the job
-     * is then refused at submission in cluster mode, naming this aggregation).
+     * How accumulators travel between peers and into snapshots; null (the default): through the
+     * JVM's {@link Serializer}, slower and longer than a codec.
      */
     default Codec<A> accumulatorCodec() {
         return null;

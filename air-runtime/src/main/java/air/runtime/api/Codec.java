@@ -4,9 +4,10 @@ import air.wire.WireIn;
 import air.wire.WireOut;
 
 /**
- * How values of one type cross between peers: primitive fields written directly, never Java
- * serialization. Cluster mode needs one for every accumulator and object key that travels;
- * the built-in aggregations bring theirs.
+ * How values of one type cross between peers and into snapshots: primitive fields written
+ * directly, never Java serialization. Optional: where none is given the JVM's {@link Serializer}
+ * (Kryo by default) writes the value with its class name; a codec is shorter and faster. The
+ * built-in aggregations bring theirs.
  */
 public interface Codec<T> {
 

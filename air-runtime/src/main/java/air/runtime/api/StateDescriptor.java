@@ -9,8 +9,8 @@ import java.util.Objects;
  * checkpoints and replicas. Declare descriptors once, pass them to {@code process(fn, states...)}
  * and read the current key's state with {@link ProcessContext#state}.
  *
- * <p>Without codecs the state lives on one JVM only: a job with checkpoints or replicas refuses
- * the stage when it is submitted, naming it and the state. A time to live ({@link #withTtl}) is
+ * <p>Without codecs the state goes to checkpoints and replicas through the JVM's {@link Serializer}
+ * (Kryo by default); codecs are shorter and faster. A time to live ({@link #withTtl}) is
  * measured in <b>event time</b>: a key's state written while handling time {@code w} is gone for
  * handling at time {@code t >= w + ttl} (the newest write counts), and dropped from memory once
  * the operator's input is complete past {@code w + ttl}, so which records see it does not depend
@@ -47,7 +47,7 @@ public final class StateDescriptor<S> {
                 null, 0);
     }
 
-    /** A value per key without a codec: one JVM, no checkpoints or replicas. */
+    /** A value per key without a codec: checkpointed and replicated through the serializer. */
     public static <V> StateDescriptor<ValueState<V>> value(String name) {
         return new StateDescriptor<>(name, Kind.VALUE, null, null, 0);
     }
@@ -58,7 +58,7 @@ public final class StateDescriptor<S> {
                 Objects.requireNonNull(elementCodec, "StateDescriptor.list(" + name + ", elementCodec): elementCodec is null"), null, 0);
     }
 
-    /** A list per key without a codec: one JVM, no checkpoints or replicas. */
+    /** A list per key without a codec: checkpointed and replicated through the serializer. */
     public static <E> StateDescriptor<ListState<E>> list(String name) {
         return new StateDescriptor<>(name, Kind.LIST, null, null, 0);
     }
@@ -70,7 +70,7 @@ public final class StateDescriptor<S> {
                 Objects.requireNonNull(keyCodec, call + "keyCodec is null"), 0);
     }
 
-    /** A map per key without codecs: one JVM, no checkpoints or replicas. */
+    /** A map per key without codecs: checkpointed and replicated through the serializer. */
     public static <MK, MV> StateDescriptor<MapState<MK, MV>> map(String name) {
         return new StateDescriptor<>(name, Kind.MAP, null, null, 0);
     }
