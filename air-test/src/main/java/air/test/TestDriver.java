@@ -6,6 +6,8 @@ import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.JobSummary;
 import air.runtime.api.SinkFactory;
+import air.runtime.api.SourceFactory;
+import air.runtime.plan.HeadSpec;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.TailSpec;
 import java.time.Duration;
@@ -44,11 +46,14 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Every step waits until its effect has passed the whole job: {@link #advanceEventTime} returns
- * once every writer of every output has been told of progress to the new event time (so every
- * window it completes has been written), {@link #advanceProcessingTime} first waits until every
- * source instance has handed on what it was sent. A step that does not finish within the timeout
- * (30 s unless {@link #timeout set}) fails with the writers still behind and the job's progress
- * report; a job that failed makes the step throw its failure. What stays timing-dependent: nothing
+ * once every source instance has handed the step on and the job is {@link Job#quiescent
+ * quiescent} (so every window it completes has been written), {@link #advanceProcessingTime} first
+ * settles what was sent, then waits until every source instance has looked at the new time and the
+ * job settled again. A step that does not finish within the timeout (30 s unless
+ * {@link #timeout set}) fails naming what is behind, with the job's progress report; a job that
+ * failed makes the step throw its failure. The driver's outputs are not checkpointed sinks: a
+ * config with checkpoints or replicas is refused (test fault tolerance with
+ * {@link SimulatedPeers}). What stays timing-dependent: nothing
  * a test can observe through the driver — watermarks are published on every batch
  * ({@code watermarkIntervalMs(0)}) and idleness follows the manual {@link #clock()}.
  */
@@ -114,12 +119,17 @@ public final class TestDriver implements AutoCloseable {
 
     /**
      * Submits {@code pipeline} with {@code config}, its processing time on this driver's clock
-     * and its watermarks published on every batch. Every input must be read by the pipeline.
+     * and its watermarks published on every batch. Every input must be read by this pipeline and
+     * every output written by it; checkpoints and replicas are refused (see the class doc).
      */
     public TestDriver start(Pipeline pipeline, JobConfig config) {
         Objects.requireNonNull(pipeline, "TestDriver.start(pipeline, config): pipeline is null");
         Objects.requireNonNull(config, "TestDriver.start(pipeline, config): config is null");
         checkNotStarted("start");
+        if (config.checkpointStore() != null || config.replicas() > 0) {
+            throw new IllegalArgumentException("TestDriver.start: " + config + " has checkpoints or replicas, but the driver's outputs "
+                    + "are not checkpointed sinks; test a job's fault tolerance with SimulatedPeers");
+        }
         if (inputs.isEmpty()) {
             throw new IllegalStateException("TestDriver.start: the driver has no input; make one with input(name, allowedDisorderMs)");
         }
@@ -131,6 +141,18 @@ public final class TestDriver implements AutoCloseable {
         for (TestDriverOutput<?> out : outputs) {
             if (!sinks.contains(out)) {
                 throw new IllegalStateException("TestDriver.start: output '" + out.name() + "' is written by no stage of the pipeline");
+            }
+        }
+        Set<SourceFactory<?>> sources = Collections.newSetFromMap(new IdentityHashMap<>());
+        plan.vertices().forEach(v -> {
+            if (v.head() instanceof HeadSpec.Source s) {
+                sources.add(s.factory());
+            }
+        });
+        for (TestDriverInput<?> in : inputs) {
+            if (!sources.contains(in.source())) {
+                throw new IllegalStateException("TestDriver.start: input '" + in.name() + "' is read by another pipeline or none; "
+                        + "call readFrom on the pipeline you start");
             }
         }
         job = pipeline.submit(driven);
@@ -202,15 +224,16 @@ public final class TestDriver implements AutoCloseable {
      * handled what that caused: a source quiet for the job's idle timeout counts as idle (its
      * event time estimated to advance with processing time, so windows may fire). A keyed process
      * function's processing-time timer due by then fires when its tasklet next looks at the clock
-     * (at most {@code KeyedProcessOp}'s idle wake-up bound later): wait for its output with
-     * {@link TestDriverOutput#awaitWritten}.
+     * (its tasklet looks at the clock every few tens of milliseconds of machine time while such a
+     * timer is pending): wait for its output with {@link TestDriverOutput#awaitWritten}.
      */
     public TestDriver advanceProcessingTime(Duration duration) {
         checkStarted("advanceProcessingTime");
         settle("the records sent");
+        clock.advance(duration);
+        // counted after the step: a poll counted later began after it, so its end of batch reads the new time
         List<long[]> polls = new ArrayList<>();
         inputs.forEach(in -> polls.add(in.polls()));
-        clock.advance(duration);
         for (int i = 0; i < inputs.size(); i++) {
             TestDriverInput<?> in = inputs.get(i);
             long[] before = polls.get(i);

@@ -11,12 +11,13 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * An input a {@link TestDriver} feeds: records with their event times, {@link #send sent} by the
  * test, and the event time the test says the input has reached. Its stage carries timestamps
- * already ({@code withTimestamps} must not be called again). Replayable, so it works with
- * checkpoints: every source instance keeps a cursor over one log; instance {@code i} of {@code P}
+ * already ({@code withTimestamps} must not be called again). Replayable: every source instance
+ * keeps a cursor over one log, its position a plain index; instance {@code i} of {@code P}
  * reads the records sent as the {@code i}-th, {@code (i+P)}-th, ... and every event-time step.
  *
  * <p>How the driver moves event time: a step to {@code t} appends a marker with event time
@@ -40,6 +41,7 @@ public final class TestDriverInput<T> {
     private final Condition consumed = lock.newCondition();
     private final List<Entry<T>> log = new ArrayList<>();
     private final List<Reader> readers = new ArrayList<>();
+    private final Source source = new Source();
     private long records;
     private long eventTime = Long.MIN_VALUE;
     private boolean closed;
@@ -62,7 +64,7 @@ public final class TestDriverInput<T> {
         } finally {
             lock.unlock();
         }
-        return pipeline.readFrom(new Source()).named("test input " + name)
+        return pipeline.readFrom(source).named("test input " + name)
                 .withTimestamps(Entry::time, allowedDisorderMs)
                 .filter(Entry::isRecord).named("test input " + name + ": event-time steps dropped")
                 .map(Entry::value).named("test input " + name + ": records");
@@ -97,6 +99,11 @@ public final class TestDriverInput<T> {
 
     public String name() {
         return name;
+    }
+
+    /** What a pipeline reads this input through (to tell whether the driver's pipeline does). */
+    SourceFactory<?> source() {
+        return source;
     }
 
     void advanceTo(long t) {
@@ -137,10 +144,15 @@ public final class TestDriverInput<T> {
      * more (so the batch it last read has passed through its fused stages); false on timeout.
      */
     boolean awaitConsumed(long timeoutNanos) throws InterruptedException {
+        return awaitUnderLock(this::allConsumed, timeoutNanos);
+    }
+
+    /** Waits on the readers' signal until {@code done} holds (read with the lock held); false on timeout. */
+    private boolean awaitUnderLock(BooleanSupplier done, long timeoutNanos) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
         lock.lock();
         try {
-            while (!allConsumed()) {
+            while (!done.getAsBoolean()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -169,20 +181,7 @@ public final class TestDriverInput<T> {
 
     /** Waits until every source instance has polled {@code more} times since {@code before}; false on timeout. */
     boolean awaitPolls(long[] before, int more, long timeoutNanos) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutNanos;
-        lock.lock();
-        try {
-            while (!polledSince(before, more)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                consumed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return awaitUnderLock(() -> polledSince(before, more), timeoutNanos);
     }
 
     private boolean polledSince(long[] before, int more) {

@@ -14,9 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * was written: the progress its writer was told of right after the record. A window's result
  * is written just before the progress that completes the window passes the sink, so a tumbling
  * window {@code [0, 10 s)} shows {@code firedAt == 10_000} when it fired the moment event time
- * reached 10 s — the fact {@link ProgressAssert} checks. A record no progress followed yet
- * (still in its batch) reads as not fired; one written at the end of input fires at
- * {@code Long.MAX_VALUE}.
+ * reached 10 s — the fact {@link ProgressAssert} checks. A record no progress followed yet is
+ * in {@link #items} and {@link #readAll} but not yet in {@link #firings}; one written at the end of
+ * input fires at {@code Long.MAX_VALUE}.
  *
  * <p>Not a checkpointed sink: it serves one JVM's test driver (for fault tolerance, see the test
  * kit's simulated peers).
@@ -33,6 +33,8 @@ public final class TestDriverOutput<T> implements SinkFactory<T> {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition moved = lock.newCondition();
     private final List<Fired<T>> fired = new ArrayList<>();
+    /** Every record written, in the order the writers got them. */
+    private final List<T> written = new ArrayList<>();
     private final List<Writer> writers = new ArrayList<>();
     private int parallelism = -1;
     private int read;
@@ -74,28 +76,23 @@ public final class TestDriverOutput<T> implements SinkFactory<T> {
         }
     }
 
-    /** The records progress has passed that earlier calls did not return (as a test reads a topic). */
+    /** The records written that earlier calls did not return, in the order they were written (as a test reads a topic). */
     public List<T> readAll() {
         lock.lock();
         try {
-            List<T> out = new ArrayList<>();
-            for (int i = read; i < fired.size(); i++) {
-                out.add(fired.get(i).item());
-            }
-            read = fired.size();
+            List<T> out = new ArrayList<>(written.subList(read, written.size()));
+            read = written.size();
             return out;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Every record progress has passed, fired or read before or not. */
+    /** Every record written so far, read before or not, whether progress has passed it yet or not. */
     public List<T> items() {
         lock.lock();
         try {
-            List<T> out = new ArrayList<>(fired.size());
-            fired.forEach(f -> out.add(f.item()));
-            return out;
+            return new ArrayList<>(written);
         } finally {
             lock.unlock();
         }
@@ -131,31 +128,20 @@ public final class TestDriverOutput<T> implements SinkFactory<T> {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();
         try {
-            while (writtenLocked() < count) {
+            while (written.size() < count) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new AssertionError(describe() + ": expected " + count + " records within " + timeout + ", " + writtenLocked() + " came");
+                    throw new AssertionError(describe() + ": expected " + count + " records within " + timeout + ", " + written.size() + " came");
                 }
                 moved.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             }
-            List<T> out = new ArrayList<>();
-            fired.forEach(f -> out.add(f.item()));
-            writers.forEach(w -> out.addAll(w.pending));
-            return out;
+            return new ArrayList<>(written);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while waiting for " + describe(), e);
         } finally {
             lock.unlock();
         }
-    }
-
-    private int writtenLocked() {
-        int n = fired.size();
-        for (Writer w : writers) {
-            n += w.pending.size();
-        }
-        return n;
     }
 
     private final class Writer implements SinkWriter<T> {
@@ -172,6 +158,7 @@ public final class TestDriverOutput<T> implements SinkFactory<T> {
             lock.lock();
             try {
                 pending.add(item);
+                written.add(item);
                 moved.signalAll();
             } finally {
                 lock.unlock();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.dsl.Aggregations;
 import air.dsl.Pipeline;
+import air.dsl.Sources;
 import air.dsl.Stage;
 import air.dsl.Windows;
 import air.runtime.JobConfig;
@@ -164,4 +165,37 @@ class TestDriverTest {
         assertThatThrownBy(() -> clock.advance(Duration.ofMillis(-1))).hasMessageContaining("never goes back");
         assertThat(List.of(clock.toString())).containsExactly("manual clock at 1250 ms");
     }
+
+    @Test
+    void records_that_need_no_progress_are_read_after_settle_even_when_no_progress_follows_them() {
+        try (TestDriver driver = TestDriver.create()) {
+            TestDriverInput<String> words = driver.input("words", 0);
+            TestDriverOutput<String> out = driver.output("out");
+            Pipeline p = Pipeline.create();
+            words.readFrom(p).map(String::toUpperCase).writeTo(out);
+            driver.start(p, JobConfig.defaults().workers(2));
+            words.send(5, "x");
+            assertThat(driver.settle().job().quiescent()).isTrue();
+            assertThat(out.readAll()).containsExactly("X");
+            words.send(5, "z"); // the newest time does not move: no watermark follows it
+            driver.settle();
+            assertThat(out.readAll()).containsExactly("Z");
+            assertThat(out.items()).containsExactly("X", "Z");
+        }
+    }
+
+    @Test
+    void checkpoints_and_inputs_of_another_pipeline_are_refused_at_start() {
+        try (TestDriver driver = TestDriver.create()) {
+            TestDriverInput<String> words = driver.input("words", 0);
+            TestDriverOutput<String> out = driver.output("out");
+            words.readFrom(Pipeline.create()).writeTo(out);
+            Pipeline other = Pipeline.create();
+            other.readFrom(Sources.of("a")).writeTo(out);
+            assertThatThrownBy(() -> driver.start(other, JobConfig.defaults().workers(1))).hasMessageContaining("input 'words' is read by another");
+            assertThatThrownBy(() -> driver.start(other, JobConfig.defaults().replication(1, 100)))
+                    .hasMessageContaining("not checkpointed sinks");
+        }
+    }
 }
+

@@ -25,6 +25,7 @@ public final class Inbox {
     /** Items offered (counted before they become visible) and items the consumer is done with: equal when nothing is in flight. */
     private final AtomicLong offered = new AtomicLong();
     private volatile long done;
+    private volatile int heldBack;
 
     public Inbox(int capacity, JobContext job) {
         this.queue = new MpscAtomicArrayQueue<>(capacity);
@@ -61,6 +62,7 @@ public final class Inbox {
             while (!queue.offer(item)) {
                 job.checkCancelled();
                 if (closed) {
+                    offered.decrementAndGet(); // never enqueued: not in flight
                     return;
                 }
                 if (consumerParked) {
@@ -165,8 +167,12 @@ public final class Inbox {
         return queue.size();
     }
 
-    /** The consumer finished with one more item it took, including all it handed on for it. Consumer thread only. */
-    public void doneWithItem() {
+    /**
+     * The consumer finished with one more item it took, including all it handed on for it, and
+     * holds {@code held} taken items back unhandled (barrier alignment). Consumer thread only.
+     */
+    public void doneWithItem(int held) {
+        heldBack = held;
         done = done + 1; // a single writer: a volatile store, no read-modify-write race
     }
 
@@ -175,9 +181,9 @@ public final class Inbox {
         return offered.get();
     }
 
-    /** Every item offered so far has been taken and fully handled by the consumer. */
+    /** Every item offered so far has been taken and fully handled by the consumer (none held back). */
     boolean drained() {
-        return done == offered.get();
+        return done == offered.get() && heldBack == 0;
     }
 
     public int capacity() {

@@ -53,7 +53,7 @@ final class OperatorTasklet extends Tasklet {
             }
             taken++;
             done = edge.accept(item);
-            inbox.doneWithItem();
+            inbox.doneWithItem(edge.heldItems());
         }
         if (checkpoints.enabled()) {
             checkpoints.finished(state.part(), capture(true, 0));

@@ -24,6 +24,11 @@ public interface Alignment {
     /** The aligned checkpoint was captured: aligning moves to the next one, and the items held back come out, in order. */
     List<ShuffleItem> releaseHeld();
 
+    /** Items held back now, waiting for the barrier being aligned (0 when none). */
+    default int heldCount() {
+        return 0;
+    }
+
     /** No snapshots: a barrier is a protocol error, nothing waits. */
     Alignment NONE = new Alignment() {
         @Override

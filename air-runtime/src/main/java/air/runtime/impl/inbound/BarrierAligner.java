@@ -61,6 +61,11 @@ public final class BarrierAligner implements Alignment {
     }
 
     @Override
+    public int heldCount() {
+        return held.size();
+    }
+
+    @Override
     public List<ShuffleItem> releaseHeld() {
         aligning++;
         List<ShuffleItem> release = new ArrayList<>(held);

@@ -59,6 +59,11 @@ public final class InboundEdge implements Completion.Listener {
         this.completion = completion.apply(this);
     }
 
+    /** Items taken from the inbox but held back for barrier alignment, not yet handled. */
+    public int heldItems() {
+        return alignment.heldCount();
+    }
+
     /** Takes one item from the inbox; true once every input ended and the operator finished. */
     public boolean accept(ShuffleItem item) {
         if (completed) {
