@@ -2,12 +2,15 @@ package air.samples.ysb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import air.channels.bootstrap.PeerEnvironment;
 import air.launcher.LocalCluster;
 import air.runtime.JvmFlags;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -22,6 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class YsbLocalClusterIT {
 
     private static final String REFERENCE_5M = "918c079abd661bab8445c17beef6f9bfdec2492356713c80f4c1895a67855871";
+    /** The sessions query's at 100K (YSB-SPEC 11: seed 42, rate 1000, gap 2000 ms). */
+    private static final String SESSIONS_100K = "1f90dcb6017de672b30ae6cbbc1218644e7d0b225c09f7687a6b04e6aed3e5d8";
     private static final List<String> JVM = Stream.concat(Stream.of("-Xmx256m"), JvmFlags.recommended().stream()).toList();
 
     private static LocalCluster.Spec spec(int peers, List<String> out, String... args) {
@@ -60,6 +65,49 @@ class YsbLocalClusterIT {
         String section = query.equals("ysbm") ? "9" : "10";
         assertThat(out).as(String.join("\n", out)).contains("[peer 0] ysb: " + query + ": checksum matches the reference (YSB-SPEC "
                 + section + ")");
+    }
+
+    @ParameterizedTest(name = "sessions transport={0} routing={1} progress={2}")
+    @CsvSource({"mpj,KEY,watermark", "tcp,AIR,hewmeld"})
+    void sessions_over_two_peers_match_the_reference(String transport, String routing, String progress, @TempDir Path dir)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        LocalCluster.Spec spec = spec(2, out, "100K", "1", "--query", "sessions", "--routing", routing, "--progress", progress,
+                "--out", dir.resolve("sessions.csv").toString(), "--quiet").withEnvironment(Map.of(PeerEnvironment.TRANSPORT, transport));
+        try (LocalCluster cluster = LocalCluster.start(spec)) {
+            int[] codes = cluster.await(60_000);
+            assertThat(codes).as(String.join("\n", out)).containsOnly(0);
+            assertEnded(cluster);
+        }
+        assertThat(out).as(String.join("\n", out)).anyMatch(l -> l.startsWith("[peer 0] RESULT") && l.contains("sha256=" + SESSIONS_100K)
+                && l.contains("peers=2") && l.contains("rows=14190"));
+        assertThat(out).contains("[peer 0] ysb: sessions: checksum matches the reference (YSB-SPEC 11)");
+    }
+
+    /** {@code ./air sessions 100K --peers 2} as a user runs it: YsbMain starts the 2 peer JVMs itself, here on TCP. */
+    @Test
+    void sessions_with_peers_2_starts_two_peer_jvms_and_matches_the_reference(@TempDir Path dir) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(JVM);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), YsbMain.class.getName(), "100K", "1", "--query", "sessions",
+                "--peers", "2", "--out", dir.resolve("sessions.csv").toString(), "--quiet"));
+        Path log = dir.resolve("sessions.log");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put(PeerEnvironment.TRANSPORT, "tcp");
+        Process p = pb.start();
+        boolean finished;
+        try {
+            finished = p.waitFor(60, TimeUnit.SECONDS);
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // the peers it started, should it not have ended them
+            p.destroyForcibly();
+        }
+        String output = Files.readString(log);
+        assertThat(finished).as("ysb --peers 2 finished:%n%s", output).isTrue();
+        assertThat(p.exitValue()).as(output).isZero();
+        assertThat(output).contains("starting 2 peer JVMs on this machine (AIR's TCP transport")
+                .contains("[peer 0] ysb: sessions: checksum matches the reference (YSB-SPEC 11)")
+                .contains("sha256=" + SESSIONS_100K);
     }
 
     /** Regression: on virtual threads, heartbeats starved behind CPU-bound tasklets and a healthy peer was declared lost. */
