@@ -1,5 +1,5 @@
 # Sourced by the YSB benchmark scripts: no engine run's figures count until its output is checked.
-#  - where YSB-SPEC 6.3 (9 for YSBM, 10 for WA) has a reference checksum for the run's N, seed and R, the run says itself
+#  - where YSB-SPEC 6.3 (9 for YSBM, 10 for WA, 11 for sessions) has a reference checksum for the run's N, seed and R, the run says itself
 #    whether its checksum matches (the samples print it, and exit 1 when not);
 #  - otherwise its canonical output file must be byte-identical to the hand-written loop's
 #    (air.benchmarks.YsbLoop, run once per N and options, untimed) at the same N and options;
@@ -47,11 +47,11 @@ vouch() {
   local plain="$CHECK_DIR/plain.log" why="" loop
   CHECKED=$((CHECKED + 1))
   sed 's/^\[peer [0-9]*\] //' "$log" >"$plain"
-  if grep -qE '^ysb(-loop)?: ((ysbm|wa): )?(MISMATCH|users query: .*: MISMATCH$)' "$plain"; then
+  if grep -qE '^ysb(-loop)?: ((ysbm|wa|sessions): )?(MISMATCH|users query: .*: MISMATCH$)' "$plain"; then
     why=$(grep -E '^ysb(-loop)?: .*MISMATCH' "$plain" | head -n 2 | paste -sd ';' -)
   elif grep -q '^CHECK ' "$plain" && ! grep -q '^CHECK lost=0 dup=0 ' "$plain"; then
     why="the checker says $(grep -m1 -o '^CHECK lost=[0-9]* dup=[0-9]*' "$plain" || grep -m1 '^CHECK' "$plain")"
-  elif grep -qE '^ysb(-loop)?: ((ysbm|wa): )?checksum matches the reference' "$plain"; then
+  elif grep -qE '^ysb(-loop)?: ((ysbm|wa|sessions): )?checksum matches the reference' "$plain"; then
     BY_REFERENCE=$((BY_REFERENCE + 1))
     return 0
   elif [ ! -f "$out" ]; then

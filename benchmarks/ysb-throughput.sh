@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Throughput of a query over the YSB events (YSB-mem by default; AIR_QUERY=ysbm or wa, which
-# benchmarks/ysbm-throughput.sh and wa-throughput.sh set): a plain single-threaded loop over the same
-# generator (for YSBM one pass counting both types, for WA one counter), the engine at 1 worker and
+# Throughput of a query over the YSB events (YSB-mem by default; AIR_QUERY=ysbm, wa or sessions, which
+# benchmarks/ysbm-throughput.sh, wa-throughput.sh and sessions-throughput.sh set): a plain single-threaded
+# loop over the same generator (for YSBM one pass counting both types, for WA one counter, for sessions
+# SessionsLoop's open session per ad), the engine at 1 worker and
 # at 2 workers. AIR_BENCH_ARGS adds engine options (routing, progress) to the engine runs.
 # Each run in a fresh JVM (YSB-SPEC 7.1), runs interleaved, medians compared. Every run's output is
 # checked (ysb-check.sh): against the reference checksum where YSB-SPEC 6.3 has one for N, else byte
@@ -19,7 +20,8 @@ set -f; ENGINE_ARGS=(${AIR_BENCH_ARGS:-}); set +f   # e.g. AIR_BENCH_ARGS="--rou
 case "$QUERY" in
   ysb) TARGETS=">= 0.6 and >= 1.6" ;;
   ysbm|wa) TARGETS="P1/loop >= 0.8, P2/P1 >= 1.7" ;;
-  *) echo "AIR_QUERY must be ysb, ysbm or wa, was '$QUERY'" >&2; exit 2 ;;
+  sessions) TARGETS="none set: reported (issue 14 item 7)" ;;
+  *) echo "AIR_QUERY must be ysb, ysbm, wa or sessions, was '$QUERY'" >&2; exit 2 ;;
 esac
 JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK >= 21 (./air bench ysb does)}/bin/java"
 set -f; OPTS=(${AIR_JIT_OPTS:-} ${AIR_JAVA_OPTS:-}); set +f
