@@ -51,6 +51,29 @@ class AnyKeyTest {
     static final class Handle {
     }
 
+    /** Custom equality with a cached hash in a plain field: equal keys may differ in their bytes. */
+    static final class CachedHash {
+        final String name;
+        int hash;
+
+        CachedHash(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CachedHash c && c.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            if (hash == 0) {
+                hash = name.hashCode();
+            }
+            return hash;
+        }
+    }
+
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
     private static final List<Reading> READINGS = LongStream.range(0, 3_000)
             .mapToObj(i -> new Reading(Color.values()[(int) (i % 3)], (int) (i % 4), i * 2, i % 11)).toList();
@@ -180,6 +203,14 @@ class AnyKeyTest {
         assertThatThrownBy(() -> readings.keyBy(r -> new Handle(), Handle.class)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("keyBy(keyFn, Handle.class) at AnyKeyTest.java:").hasMessageContaining(Handle.class.getName())
                 .hasMessageContaining("inherits Object.equals");
+    }
+
+    @Test
+    void a_key_type_with_custom_equality_and_a_field_that_is_not_final_is_refused_at_the_call_naming_it() {
+        Stage<Reading> readings = Pipeline.create().readFrom(Sources.fromList(READINGS));
+        assertThatThrownBy(() -> readings.keyBy(r -> new CachedHash(r.color().name()), CachedHash.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyBy(keyFn, CachedHash.class) at AnyKeyTest.java:")
+                .hasMessageContaining("field CachedHash.hash is not final");
     }
 
     @Test

@@ -297,6 +297,28 @@ class ProcessFunctionTest {
     }
 
     @Test
+    void outputs_to_a_tag_no_stage_reads_are_dropped_and_the_job_runs() {
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            events.add(new Event("k" + i % 3, i, i));
+        }
+        Pipeline p = Pipeline.create();
+        CollectSink<Long> evens = Sinks.collect();
+        p.readFrom(Sources.fromList(events)).withTimestamps(Event::time, 0).keyBy(Event::key)
+                .process((Event e, ProcessContext<String, Long> ctx) -> {
+                    if (e.value() % 2 == 0) {
+                        ctx.emit(e.value());
+                    } else {
+                        ctx.output(ODD, ctx.key() + ":" + e.value()); // no sideOutput(ODD) reads it
+                    }
+                })
+                .writeTo(evens);
+        p.execute(config(2));
+        assertThat(evens.items()).containsExactlyInAnyOrderElementsOf(events.stream().filter(e -> e.value() % 2 == 0).map(Event::value)
+                .toList());
+    }
+
+    @Test
     void map_stateful_keeps_a_running_sum_per_key() {
         Pipeline p = Pipeline.create();
         CollectSink<String> sink = Sinks.collect();

@@ -7,9 +7,9 @@ import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.impl.exec.Checkpointing;
-import air.runtime.impl.exec.CodecCheck;
 import air.runtime.impl.exec.JobContext;
 import air.runtime.impl.exec.JobGraph;
+import air.runtime.impl.exec.KeyTypeCheck;
 import air.runtime.impl.exec.RunningJob;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.TailSpec;
@@ -57,7 +57,7 @@ final class ReplicatedState implements FaultTolerance {
         if (config.checkpointStore() != null) {
             throw new IllegalArgumentException(job + "choose checkpoints or replication, not both");
         }
-        CodecCheck.requireCodecs(plan, config, "its state cannot be replicated", true);
+        KeyTypeCheck.requireStableKeys(plan, config);
         for (VertexPlan v : plan.vertices()) {
             if (v.head().inputs() == 0) {
                 continue;

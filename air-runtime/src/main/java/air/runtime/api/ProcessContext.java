@@ -22,8 +22,10 @@ public interface ProcessContext<K, O> {
     K key();
 
     /**
-     * The event time of the record being handled, or of the timer firing (a processing-time timer:
-     * its processing time); {@link #NO_TIMESTAMP} on a stream without timestamps.
+     * The event time of the record being handled, or of the event-time timer firing. In a
+     * processing-time timer: the newest event time this operator instance has reached (the time its
+     * outputs carry); the timer's own time is {@code onTimer}'s {@code time} argument.
+     * {@link #NO_TIMESTAMP} on a stream without timestamps.
      */
     long timestamp();
 
@@ -39,13 +41,18 @@ public interface ProcessContext<K, O> {
     /** Emits one record to the main output; call it any number of times. */
     void emit(O output);
 
-    /** Emits one record to the side output {@code tag}, which must be one of those given to {@code process(...)}. */
+    /**
+     * Emits one record to the side output {@code tag} (not null). A tag is declared by reading it:
+     * {@code processed.sideOutput(tag)} on this process stage; outputs to a tag that no stage reads
+     * are dropped.
+     */
     <X> void output(OutputTag<X> tag, X value);
 
     /**
      * Calls {@code onTimer} for the current key once the input is complete past {@code time}
-     * (its watermark above it). One timer per key and time: registering it again changes nothing.
-     * Needs event timestamps ({@code withTimestamps} before {@code keyBy}).
+     * (its watermark above it). One timer per key and time: registering it again changes nothing,
+     * and so does a timer registering its own time from its {@code onTimer} (it has fired for that
+     * time). Needs event timestamps ({@code withTimestamps} before {@code keyBy}).
      */
     void registerEventTimeTimer(long time);
 
@@ -55,6 +62,9 @@ public interface ProcessContext<K, O> {
     /**
      * Calls {@code onTimer} for the current key once the job's processing time reaches
      * {@code time} (milliseconds of {@link TimeSource#currentTimeMillis()}); one timer per key and time.
+     * A timer registering its own time again from its {@code onTimer} changes nothing; one registered
+     * from an {@code onTimer} for a time already reached fires at the operator's next look at the
+     * clock (its next batch, progress step or idle wake-up), not in the round that registered it.
      */
     void registerProcessingTimeTimer(long time);
 

@@ -14,7 +14,9 @@ import java.util.Objects;
  * measured in <b>event time</b>: a key's state written while handling time {@code w} is gone for
  * handling at time {@code t >= w + ttl} (the newest write counts), and dropped from memory once
  * the operator's input is complete past {@code w + ttl}, so which records see it does not depend
- * on timing.
+ * on timing or on the order records arrive in. Only a record late enough to be behind the
+ * operator's progress (its input already complete past the record's time) may find state already
+ * dropped that its own time would still see.
  *
  * @param <S> the state as the function sees it: {@link ValueState}, {@link ListState} or {@link MapState}
  */
@@ -102,11 +104,6 @@ public final class StateDescriptor<S> {
     /** A map's key codec; null for values and lists, or when none was given. */
     public Codec<?> mapKeyCodec() {
         return mapKeyCodec;
-    }
-
-    /** Whether this state can be written to checkpoints and replicas. */
-    public boolean encodable() {
-        return codec != null && (kind != Kind.MAP || mapKeyCodec != null);
     }
 
     /** The time to live in event-time milliseconds; 0 when the state lives until cleared. */

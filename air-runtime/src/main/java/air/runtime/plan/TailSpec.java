@@ -20,11 +20,8 @@ public sealed interface TailSpec {
     sealed interface Shuffle extends TailSpec permits PartialWindow, Exchange {
         int edge();
 
-        /** How the edge's items cross peers and checkpoints; null when they cannot (cluster mode and snapshots are refused). */
+        /** How the edge's items cross peers and checkpoints; null: through the JVM's serializer (Kryo by default). */
         Codec<?> codec();
-
-        /** What {@link #codec} encodes, for the refusal: "aggregation 'count'", "records of rebalance@A.java:3". */
-        String encodes();
     }
 
     /** How an exchange spreads records over the next vertex's instances: round robin, to all, or by key (a process function). */
@@ -33,7 +30,7 @@ public sealed interface TailSpec {
     /**
      * The sending end of an exchange edge: records (with their event times) go to the next
      * vertex's instances round robin or to all of them, with low watermarks behind them;
-     * {@code recordCodec} carries them across peers (null: one JVM, no snapshots). A {@code KEY}
+     * {@code recordCodec} carries them across peers and into snapshots (null: the JVM's serializer). A {@code KEY}
      * exchange sends each record to the owner of its key's hash ({@code key}; null otherwise),
      * hashed as KEY routing hashes a window's keys.
      */
@@ -55,10 +52,6 @@ public sealed interface TailSpec {
 
         public Codec<?> codec() {
             return recordCodec;
-        }
-
-        public String encodes() {
-            return "records of " + info.name();
         }
     }
 
@@ -91,10 +84,6 @@ public sealed interface TailSpec {
 
         public Codec<?> codec() {
             return aggregation.op().accumulatorCodec();
-        }
-
-        public String encodes() {
-            return "aggregation '" + aggregation.op().name() + "' of " + info;
         }
     }
 

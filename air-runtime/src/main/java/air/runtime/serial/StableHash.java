@@ -1,12 +1,16 @@
 package air.runtime.serial;
 
 import air.wire.WireOut;
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +28,17 @@ import java.util.UUID;
  *       hashed by this rule (null: 0);</li>
  *   <li>a {@code List}: as {@code List.hashCode} specifies, elements by this rule; a {@code Set}: the sum of
  *       its elements' hashes; a {@code Map}: the sum of {@code hash(key) ^ hash(value)};</li>
- *   <li>any other class that overrides both {@code equals} and {@code hashCode}: a hash of its
- *       serialized bytes (slower; its equals must agree with its fields);</li>
- *   <li>refused ({@link UnstableKeyException}): arrays, and classes that inherit {@code Object.equals} or
- *       {@code Object.hashCode} — equal keys would be the same object, whose hash is an identity hash.</li>
+ *   <li>any other class that overrides both {@code equals} and {@code hashCode} and is <b>value-like</b>
+ *       — every instance field, its superclasses' too, is {@code final} or {@code transient}:
+ *       {@code 31 * h + hash(field)} over its non-transient fields (superclass first, each class's
+ *       by name; synthetic fields such as an inner class's outer instance left out), each by this
+ *       rule (an array field by its elements). Its {@code equals} must compare those fields;</li>
+ *   <li>refused ({@link UnstableKeyException}): arrays; classes that inherit {@code Object.equals} or
+ *       {@code Object.hashCode} — equal keys would be the same object, whose hash is an identity hash;
+ *       classes with custom equality but a non-final, non-transient field (a cached hash, mutable
+ *       state: equal keys may differ in it), and such classes whose fields cannot be read (a JDK
+ *       module's). Neither their {@code hashCode} (it may use identity or an iteration order) nor
+ *       their serialized bytes (a cached hash, a {@code HashMap}'s order) are the same for equal keys.</li>
  * </ul>
  */
 public final class StableHash {
@@ -152,7 +163,65 @@ public final class StableHash {
                     + " is an identity hash, different on every JVM; give it equals and hashCode over its fields (a record has them),"
                     + " or key by one of its fields");
         }
-        return SerializedHash::of;
+        return valueClassHasher(type);
+    }
+
+    /** A value-like class's fields, hashed as a record's components; refuses a class that is not value-like. */
+    private static Hasher valueClassHasher(Class<?> type) {
+        List<Field> fields = new ArrayList<>();
+        List<Class<?>> chain = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            chain.addFirst(c);
+        }
+        for (Class<?> c : chain) {
+            List<Field> own = new ArrayList<>();
+            for (Field f : c.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (Modifier.isStatic(m) || Modifier.isTransient(m) || f.isSynthetic()) {
+                    continue;
+                }
+                if (!Modifier.isFinal(m)) {
+                    throw new UnstableKeyException(type, "its field " + c.getSimpleName() + "." + f.getName() + " is not final: equal keys"
+                            + " may differ in it (a cached hash, mutable state), so neither its hashCode nor its bytes place equal keys"
+                            + " alike; make the key a record, or the field final (or transient if equals ignores it)");
+                }
+                own.add(f);
+            }
+            own.sort(Comparator.comparing(Field::getName));
+            fields.addAll(own);
+        }
+        for (Field f : fields) {
+            try {
+                f.setAccessible(true);
+            } catch (RuntimeException e) {
+                throw new UnstableKeyException(type, "its field " + f.getName() + " cannot be read to hash the key (" + e.getMessage()
+                        + "); key by a String, a record or a List of its parts instead");
+            }
+        }
+        Field[] all = fields.toArray(new Field[0]);
+        return key -> {
+            int h = 1;
+            for (Field f : all) {
+                Object v;
+                try {
+                    v = f.get(key);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read " + type.getName() + "." + f.getName() + " to hash the key", e);
+                }
+                h = 31 * h + (v != null && v.getClass().isArray() ? arrayHash(v) : ofNullable(v));
+            }
+            return h;
+        };
+    }
+
+    /** An array field's elements, as {@code List.hashCode} combines them, each by this rule. */
+    private static int arrayHash(Object array) {
+        int h = 1;
+        for (int i = 0, n = Array.getLength(array); i < n; i++) {
+            Object e = Array.get(array, i);
+            h = 31 * h + (e != null && e.getClass().isArray() ? arrayHash(e) : ofNullable(e));
+        }
+        return h;
     }
 
     private static Hasher recordHasher(Class<?> type) {
@@ -163,7 +232,7 @@ public final class StableHash {
             try {
                 accessors[i].setAccessible(true);
             } catch (RuntimeException e) {
-                return SerializedHash::of; // a record of a module that does not open it: hashed by its bytes
+                return SerializedHash::of; // a record of a module that does not open it: hashed by its bytes (records have no other fields)
             }
         }
         return key -> {

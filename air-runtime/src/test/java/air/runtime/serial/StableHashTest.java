@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.impl.routing.KeyRouting;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +38,7 @@ class StableHashTest {
 
     record HoldsHandle(String name, Handle handle) { }
 
-    /** Overrides equals and hashCode: hashed by its serialized bytes. */
+    /** Overrides equals and hashCode, every field final: hashed by its fields. */
     static final class Point {
         final int x;
         final int y;
@@ -54,6 +56,53 @@ class StableHashTest {
         @Override
         public int hashCode() {
             return System.identityHashCode(Point.class) + x; // unstable on purpose: the rule must not use it
+        }
+    }
+
+    /** Custom equality with a lazily cached hash in a plain field: equal keys may differ in it, so refused. */
+    static final class CachedHash {
+        final String name;
+        int hash;
+
+        CachedHash(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CachedHash c && c.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            if (hash == 0) {
+                hash = name.hashCode();
+            }
+            return hash;
+        }
+    }
+
+    /** Value-like, a set inside: equal keys may iterate their sets in different orders; a transient cache is left out. */
+    static final class Tagged {
+        final String name;
+        final Set<String> tags;
+        final int[] counts;
+        transient int cachedHash;
+
+        Tagged(String name, Set<String> tags, int... counts) {
+            this.name = name;
+            this.tags = tags;
+            this.counts = counts;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Tagged t && t.name.equals(name) && t.tags.equals(tags) && Arrays.equals(t.counts, counts);
+        }
+
+        @Override
+        public int hashCode() {
+            return name.hashCode();
         }
     }
 
@@ -85,6 +134,28 @@ class StableHashTest {
         assertThat(StableHash.of(Set.of(Color.RED, Color.BLUE))).isEqualTo(StableHash.of(new TreeSet<>(Set.of(Color.BLUE, Color.RED))));
         assertThat(StableHash.of(Map.of("a", Color.RED))).isEqualTo(StableHash.of(new HashMap<>(Map.of("a", Color.RED))));
         assertThat(StableHash.of(new Point(1, 2))).isEqualTo(StableHash.of(new Point(1, 2))).isNotEqualTo(StableHash.of(new Point(2, 1)));
+    }
+
+    @Test
+    void value_like_classes_hash_by_their_fields_so_equal_keys_hash_alike_whatever_their_bytes() {
+        Tagged ab = new Tagged("t", new LinkedHashSet<>(List.of("a", "b")), 1, 2);
+        Tagged ba = new Tagged("t", new LinkedHashSet<>(List.of("b", "a")), 1, 2);
+        ba.cachedHash = 99;
+        assertThat(ab).isEqualTo(ba);
+        assertThat(StableHash.of(ab)).isEqualTo(StableHash.of(ba)).isNotEqualTo(StableHash.of(new Tagged("t", Set.of("a"), 1, 2)))
+                .isNotEqualTo(StableHash.of(new Tagged("t", Set.of("a", "b"), 2, 1)));
+        assertThat(StableHash.of(new Point(1, 2))).isEqualTo(31 * (31 + 1) + 2); // fields x, y in name order
+    }
+
+    @Test
+    void a_class_with_custom_equality_and_a_field_that_is_not_final_is_refused_naming_it() {
+        CachedHash a = new CachedHash("a");
+        CachedHash b = new CachedHash("a");
+        a.hashCode(); // a's cache is filled, b's is not: equal keys whose bytes differ
+        assertThat(a).isEqualTo(b);
+        assertThatThrownBy(() -> StableHash.of(b)).isInstanceOf(UnstableKeyException.class).hasMessageContaining(CachedHash.class.getName())
+                .hasMessageContaining("field CachedHash.hash is not final");
+        assertThatThrownBy(() -> StableHash.requireStable(CachedHash.class)).isInstanceOf(UnstableKeyException.class);
     }
 
     @Test

@@ -4,25 +4,17 @@ import air.runtime.JobConfig;
 import air.runtime.plan.PhysicalPlan;
 
 /**
- * What cluster mode, checkpoints and replication require of a job's values before it runs. Every
- * accumulator, record, state and key can be encoded now: where no {@code Codec} was given the JVM's
- * serializer (Kryo by default) writes it. What remains to refuse is a key that cannot be placed the
- * same way on every JVM: {@link KeyTypeCheck}, which {@link JobGraph#build} runs for every job too.
+ * A leftover: every value can be encoded now (the JVM's serializer writes what has no codec), so
+ * all this checks is {@link KeyTypeCheck#requireStableKeys}, and it ignores its other parameters.
+ * Only {@code RunningJob.joinClusterJob} still calls it; replace that call with
+ * {@code KeyTypeCheck.requireStableKeys(plan, config)} and delete this class.
  */
 public final class CodecCheck {
 
     private CodecCheck() {
     }
 
-    /**
-     * @param why           what the encoding is for, e.g. "its state cannot be checkpointed" (unused: nothing lacks an encoding)
-     * @param exchangesToo  whether exchanges' records cross (cluster mode, replication)
-     */
-    public static void requireCodecs(PhysicalPlan plan, JobConfig config, String why, boolean exchangesToo) {
-        requireCodecs(plan, config, why, exchangesToo, true);
-    }
-
-    /** @param stateToo whether operator state is written too (checkpoints, replication) */
+    /** {@link KeyTypeCheck#requireStableKeys}; {@code why}, {@code exchangesToo} and {@code stateToo} are ignored. */
     public static void requireCodecs(PhysicalPlan plan, JobConfig config, String why, boolean exchangesToo, boolean stateToo) {
         KeyTypeCheck.requireStableKeys(plan, config);
     }

@@ -68,7 +68,7 @@ public final class Recovery {
      */
     public static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
-        CodecCheck.requireCodecs(plan, config, "its state cannot be checkpointed", false);
+        KeyTypeCheck.requireStableKeys(plan, config);
         String key = keyOf(plan, config, peers);
         CheckpointStore store = config.checkpointStore();
         CheckpointStore.Claim claim;

@@ -28,7 +28,11 @@ import java.util.Set;
  *   <li>Processing-time timers fire when the job's {@link TimeSource} reaches them: checked
  *       whenever the tasklet runs (each batch, each progress step) and, while one is pending, on
  *       an idle wake-up at most {@link #MAX_IDLE_WAIT_NANOS} of machine time apart
- *       ({@link #idleWakeupNanos}). Those still pending when the input ends do not fire.</li>
+ *       ({@link #idleWakeupNanos}). Each look fires only the timers due and registered before it
+ *       began (a timer registered by one that fires waits for the next look), so timers that keep
+ *       registering timers cannot hold the tasklet. Those still pending when the input ends do not fire.</li>
+ *   <li>A timer registering its own (key, time) again from its {@code onTimer} changes nothing (it
+ *       has fired for that time): the firing loop cannot keep polling the same timer.</li>
  *   <li>Outputs carry the event time of the record or event-time timer being handled, never
  *       below the progress this operator already let downstream ({@link #forwarded}), so the
  *       default {@link #outputProgress} holds; a processing-time timer's outputs carry the newest
@@ -43,6 +47,7 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     private final OperatorInfo info;
     private final KeyHash keys;
     private final KeyedProcessFunction<Object, Object, Object> fn;
+    /** The tags some stage reads ({@code sideOutput(tag)}); outputs to any other tag are dropped. */
     private final Set<String> sideOutputs = new HashSet<>();
     private final boolean timestamped;
     private final TimeSource time;
@@ -59,11 +64,16 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     private long received;
     private long emitted;
     private long firedTimers;
+    /** Side outputs to a tag no stage reads ({@code sideOutput(tag)}), dropped. */
+    private long droppedSideOutputs;
     /** What the current call handles: its key, its event time and the time its outputs carry. */
     private Object key;
     private long handlingTime = NO_TIMESTAMP;
     private long outputTime = NO_TIMESTAMP;
     private boolean emittedInBatch;
+    /** The clock and time of the timer firing now; {@code firingDomain} null when none fires. */
+    private TimeDomain firingDomain;
+    private long firingTime;
 
     @SuppressWarnings("unchecked")
     public KeyedProcessOp(OperatorInfo info, KeyHash keys, KeyedProcessFunction<?, ?, ?> fn, List<StateDescriptor<?>> states,
@@ -135,7 +145,7 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
 
     private void fireEventTimers(long bound) {
         ProcessTimers.Timer t;
-        while ((t = eventTimers.pollDue(bound, false)) != null) {
+        while ((t = eventTimers.pollDue(bound, false, Long.MAX_VALUE)) != null) {
             if (t.time() > reached) {
                 reached = t.time();
             }
@@ -148,8 +158,9 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
             return;
         }
         long now = time.currentTimeMillis();
+        long registeredBefore = processingTimers.nextSeq(); // those the timers register now fire at the next look at the clock
         ProcessTimers.Timer t;
-        while ((t = processingTimers.pollDue(now, true)) != null) {
+        while ((t = processingTimers.pollDue(now, true, registeredBefore)) != null) {
             long stamp = Math.max(reached, forwarded);
             fire(t, TimeDomain.PROCESSING_TIME, stamp, stamp);
         }
@@ -158,12 +169,21 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     private void fire(ProcessTimers.Timer t, TimeDomain domain, long handling, long output) {
         firedTimers++;
         enter(t.key(), handling, output);
+        firingDomain = domain;
+        firingTime = t.time();
         try {
             fn.onTimer(t.time(), domain, this);
         } catch (RuntimeException e) {
             throw e instanceof OperatorFailure f ? f : new OperatorFailure(info, "onTimer threw at " + domain + " " + t.time() + " for key "
                     + OperatorFailure.preview(t.key()), e);
+        } finally {
+            firingDomain = null;
         }
+    }
+
+    /** Whether {@code time} of {@code domain} is the current key's timer firing now: registering it again changes nothing. */
+    private boolean firingNow(TimeDomain domain, long time) {
+        return firingDomain == domain && firingTime == time;
     }
 
     private void enter(Object k, long handling, long output) {
@@ -216,9 +236,13 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
 
     @Override
     public <X> void output(OutputTag<X> tag, X value) {
-        if (tag == null || !sideOutputs.contains(tag.name())) {
-            throw new IllegalArgumentException(info.name() + ": " + tag + " was not declared; pass it to process(...) (declared: "
-                    + sideOutputs + ")");
+        if (tag == null) {
+            throw new IllegalArgumentException(info.name() + ": ctx.output(tag, value) with a null tag; make one with OutputTag.of(name)"
+                    + " and read it with sideOutput(tag) on this stage");
+        }
+        if (!sideOutputs.contains(tag.name())) {
+            droppedSideOutputs++; // no stage reads this tag (sideOutput(tag) declares it): dropped, as documented
+            return;
         }
         emitted++;
         emittedInBatch = true;
@@ -231,7 +255,9 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
             throw new IllegalStateException(info.name() + ": registerEventTimeTimer(" + t + ") on a stream without event timestamps;"
                     + " call withTimestamps(timestampFn, allowedDisorderMs) before keyBy, or use a processing-time timer");
         }
-        eventTimers.register(key, t);
+        if (!firingNow(TimeDomain.EVENT_TIME, t)) {
+            eventTimers.register(key, t);
+        }
     }
 
     @Override
@@ -241,7 +267,9 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
 
     @Override
     public void registerProcessingTimeTimer(long t) {
-        processingTimers.register(key, t);
+        if (!firingNow(TimeDomain.PROCESSING_TIME, t)) {
+            processingTimers.register(key, t);
+        }
     }
 
     @Override
@@ -291,6 +319,11 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     /** Keys holding state now (for tests and diagnostics). */
     public int keysWithState() {
         return state.keyCount();
+    }
+
+    /** Side outputs dropped because no stage reads their tag (for tests and diagnostics; not kept in snapshots). */
+    public long droppedSideOutputs() {
+        return droppedSideOutputs;
     }
 
     /** Timers pending now, both clocks (for tests and diagnostics). */

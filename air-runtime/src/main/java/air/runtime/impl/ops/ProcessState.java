@@ -24,7 +24,10 @@ import java.util.PriorityQueue;
  * written at. The views ({@link #view}) act on the current key, which the operator sets before
  * each call of the user's function. A slot with a time to live is invisible to handling at a time
  * {@code t >= written + ttl} and dropped once progress passes {@code written + ttl}; one expiry
- * entry per (key, slot) at most, moved forward when the slot was written again meanwhile.
+ * entry per (key, slot) at most, moved forward when the slot was written again meanwhile. Reading
+ * never drops anything, so which records see a slot does not depend on the order they arrive in;
+ * only a record behind the progress already passed (a late one) may find a slot dropped that its
+ * own time would still see.
  */
 final class ProcessState {
 
@@ -103,8 +106,7 @@ final class ProcessState {
         }
         long ttl = descriptors.get(i).ttlMs();
         if (ttl > 0 && currentTime != Long.MIN_VALUE && current.written[i] != Long.MIN_VALUE && currentTime - current.written[i] >= ttl) {
-            current.values[i] = null; // expired for this handling time and every later one
-            return null;
+            return null; // invisible at this handling time; an earlier one may still see it, until expire drops it
         }
         return current.values[i];
     }

@@ -43,18 +43,29 @@ final class ProcessTimers {
         return queue.isEmpty() ? Long.MAX_VALUE : queue.first().time;
     }
 
-    /** Removes and returns the earliest timer if its time is below {@code bound} (at or below when {@code inclusive}), else null. */
-    Timer pollDue(long bound, boolean inclusive) {
-        if (queue.isEmpty()) {
-            return null;
+    /** The registration number the next timer gets: timers registered from now on have one at or above it. */
+    long nextSeq() {
+        return nextSeq;
+    }
+
+    /**
+     * Removes and returns the earliest timer whose time is below {@code bound} (at or below when
+     * {@code inclusive}) and that was registered before {@code seqBelow} ({@link #nextSeq} then), else
+     * null: a loop that polls with the {@code nextSeq()} of its start fires only the timers due then,
+     * whatever the timers it fires register.
+     */
+    Timer pollDue(long bound, boolean inclusive, long seqBelow) {
+        for (Timer t : queue) {
+            if (inclusive ? t.time > bound : t.time >= bound) {
+                return null;
+            }
+            if (t.seq < seqBelow) {
+                queue.remove(t);
+                byId.remove(new Id(t.key, t.time));
+                return t;
+            }
         }
-        Timer t = queue.first();
-        if (inclusive ? t.time > bound : t.time >= bound) {
-            return null;
-        }
-        queue.pollFirst();
-        byId.remove(new Id(t.key, t.time));
-        return t;
+        return null;
     }
 
     int size() {
