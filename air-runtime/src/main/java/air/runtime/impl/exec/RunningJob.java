@@ -122,7 +122,7 @@ public final class RunningJob implements Job {
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
     private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
-        CodecCheck.requireCodecs(plan, config, "it cannot travel between peers", true, false);
+        KeyTypeCheck.requireStableKeys(plan, config);
         String fingerprint = PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
             return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
