@@ -44,26 +44,26 @@ final class SessionsCheck {
             int nl = text.indexOf('\n', from);
             rows++;
             if (nl < 0) {
-                throw notCanonical(canonical, rows, "the last row has no \\n");
+                throw YsbOutputCheck.notCanonical(canonical, rows, "the last row has no \\n");
             }
             String line = text.substring(from, nl);
             from = nl + 1;
             if (line.indexOf('\r') >= 0) {
-                throw notCanonical(canonical, rows, "a carriage return (rows end with \\n only)");
+                throw YsbOutputCheck.notCanonical(canonical, rows, "a carriage return (rows end with \\n only)");
             }
             String[] f = line.split(",", -1);
             if (f.length != 4) {
-                throw notCanonical(canonical, rows, "not a row '" + line + "' (<start>,<end>,<ad>,<count>)");
+                throw YsbOutputCheck.notCanonical(canonical, rows, "not a row '" + line + "' (<start>,<end>,<ad>,<count>)");
             }
-            long start = decimal(canonical, rows, f[0], "start");
-            long end = decimal(canonical, rows, f[1], "end");
-            long ad = hex(canonical, rows, f[2]);
-            long count = decimal(canonical, rows, f[3], "count");
+            long start = YsbOutputCheck.decimal(canonical, rows, f[0], "start");
+            long end = YsbOutputCheck.decimal(canonical, rows, f[1], "end");
+            long ad = YsbOutputCheck.hex(canonical, rows, f[2], "ad");
+            long count = YsbOutputCheck.decimal(canonical, rows, f[3], "count");
             if (end <= start || count <= 0) {
-                throw notCanonical(canonical, rows, "'" + line + "' (a session ends after it starts and counts at least one event)");
+                throw YsbOutputCheck.notCanonical(canonical, rows, "'" + line + "' (a session ends after it starts and counts at least one event)");
             }
             if (rows > 1 && (start < lastStart || start == lastStart && Long.compareUnsigned(ad, lastAd) <= 0)) {
-                throw notCanonical(canonical, rows, "out of the canonical order (by start, then ad unsigned): '" + line + "'");
+                throw YsbOutputCheck.notCanonical(canonical, rows, "out of the canonical order (by start, then ad unsigned): '" + line + "'");
             }
             lastStart = start;
             lastAd = ad;
@@ -81,28 +81,5 @@ final class SessionsCheck {
             lost += e.getValue() * Long.parseLong(e.getKey().substring(e.getKey().lastIndexOf(',') + 1));
         }
         return new YsbOutputCheck.Outcome(lost, duplicated, rows);
-    }
-
-    private static long decimal(Path file, long row, String text, String what) {
-        try {
-            long v = Long.parseLong(text);
-            if (Long.toString(v).equals(text)) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw notCanonical(file, row, what + " '" + text + "' is not a plain decimal number");
-    }
-
-    private static long hex(Path file, long row, String text) {
-        if (text.length() != 16 || !text.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-            throw notCanonical(file, row, "ad '" + text + "' is not 16 lowercase hex digits");
-        }
-        return Long.parseUnsignedLong(text, 16);
-    }
-
-    private static IllegalStateException notCanonical(Path file, long row, String why) {
-        return new IllegalStateException(file + ":" + row + ": not canonical output: " + why);
     }
 }

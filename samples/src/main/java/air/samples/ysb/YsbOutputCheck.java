@@ -171,7 +171,8 @@ final class YsbOutputCheck {
         return (windowStart - YsbGenerator.T0) / YsbGenerator.WINDOW_MS;
     }
 
-    private static long decimal(Path file, long row, String text, String what) {
+    /** A field that must be a plain decimal number, or a refusal naming the file, row and field. Also read by {@link SessionsCheck}. */
+    static long decimal(Path file, long row, String text, String what) {
         try {
             long v = Long.parseLong(text);
             if (Long.toString(v).equals(text)) {
@@ -184,8 +185,13 @@ final class YsbOutputCheck {
     }
 
     private static long hexKey(Path file, long row, String text) {
+        return hex(file, row, text, "key");
+    }
+
+    /** A field that must be 16 lowercase hex digits ({@code what}: what it is, for the refusal). Also read by {@link SessionsCheck}. */
+    static long hex(Path file, long row, String text, String what) {
         if (text.length() != 16 || !text.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-            throw notCanonical(file, row, "key '" + text + "' is not 16 lowercase hex digits");
+            throw notCanonical(file, row, what + " '" + text + "' is not 16 lowercase hex digits");
         }
         return Long.parseUnsignedLong(text, 16);
     }
@@ -206,7 +212,7 @@ final class YsbOutputCheck {
         return (campaign * 0x9E3779B97F4A7C15L) & 0xFFFF_FFFF_0000_0000L | version;
     }
 
-    private static IllegalStateException notCanonical(Path file, long row, String why) {
+    static IllegalStateException notCanonical(Path file, long row, String why) {
         return new IllegalStateException(file + ":" + row + ": not canonical output: " + why);
     }
 
