@@ -15,6 +15,9 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  */
 public final class Inbox {
 
+    /** {@link #takeSlow}'s deadline for a wait without one. */
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
     private final MpscAtomicArrayQueue<Object> queue;
     private final JobContext job;
     private final ConcurrentLinkedQueue<Thread> blockedProducers = new ConcurrentLinkedQueue<>();
@@ -80,14 +83,9 @@ public final class Inbox {
     public Object take() {
         Object item = queue.poll();
         if (item == null) {
-            item = takeSlow();
+            item = takeSlow(NO_DEADLINE);
         }
-        VarHandle.fullFence(); // as in offer: the freed slot must be visible before reading blockedCount
-        if (blockedCount.get() != 0) {
-            for (Thread t : blockedProducers) {
-                LockSupport.unpark(t);
-            }
-        }
+        roomFreed();
         return item;
     }
 
@@ -100,16 +98,21 @@ public final class Inbox {
                 return null;
             }
         }
-        VarHandle.fullFence();
+        roomFreed();
+        return item;
+    }
+
+    /** A slot was freed: wakes the producers parked on a full inbox, if any. */
+    private void roomFreed() {
+        VarHandle.fullFence(); // as in offer: the freed slot must be visible before reading blockedCount
         if (blockedCount.get() != 0) {
             for (Thread t : blockedProducers) {
                 LockSupport.unpark(t);
             }
         }
-        return item;
     }
 
-    /** Parks until an item comes or the machine's clock reaches {@code deadline}: the item, or null. */
+    /** Parks until an item comes or the machine's clock reaches {@code deadline} ({@link #NO_DEADLINE}: never): the item, or null. */
     private Object takeSlow(long deadline) {
         while (true) {
             job.checkCancelled();
@@ -119,30 +122,16 @@ public final class Inbox {
                 consumerParked = false;
                 return item;
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                consumerParked = false;
-                return null;
+            if (deadline == NO_DEADLINE) {
+                LockSupport.park(this);
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    consumerParked = false;
+                    return null;
+                }
+                LockSupport.parkNanos(this, left);
             }
-            LockSupport.parkNanos(this, left);
-            consumerParked = false;
-            item = queue.poll();
-            if (item != null) {
-                return item;
-            }
-        }
-    }
-
-    private Object takeSlow() {
-        while (true) {
-            job.checkCancelled();
-            consumerParked = true;
-            Object item = queue.poll();
-            if (item != null) {
-                consumerParked = false;
-                return item;
-            }
-            LockSupport.park(this);
             consumerParked = false;
             item = queue.poll();
             if (item != null) {
