@@ -453,18 +453,8 @@ class ProcessFunctionTest {
             sums.merge(k, i, Long::sum);
         }
         counts.forEach((k, n) -> expected.put(k + " n=" + n + " sum=" + sums.get(k), 1));
-        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(dir);
-        CollectSink<String> sink = Sinks.collect();
-        assertThatThrownBy(() -> runCheckpointed(progress, store, sink, 2, new SimpleMeterRegistry())).isInstanceOf(JobFailedException.class)
-                .hasMessageContaining("injected failure");
-        SimpleMeterRegistry second = new SimpleMeterRegistry();
-        runCheckpointed(progress, store, sink, 0, second);
-        assertThat(second.find("air.recoveries").counter().count()).as("the second run resumed from a checkpoint").isEqualTo(1);
-        Map<String, Integer> got = new TreeMap<>();
-        for (String line : sink.items()) {
-            got.merge(line, 1, Integer::sum);
-        }
-        assertThat(got).isEqualTo(expected);
+        TestPipelines.failsThenResumesExactlyOnce(dir, (store, sink, failAfter, registry) -> runCheckpointed(progress, store, sink, failAfter,
+                registry), expected);
     }
 
     // ---- misuse, refused naming the call or the stage ----

@@ -10,7 +10,6 @@ import air.channels.Transport;
 import air.dsl.TestPipelines.Event;
 import air.runtime.Cluster;
 import air.runtime.JobConfig;
-import air.runtime.JobFailedException;
 import air.runtime.api.JoinType;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
@@ -239,18 +238,8 @@ class SessionWindowTest {
                 expected.put(k + " [" + timeOf(first) + "," + (timeOf(last) + 1_000) + ") " + sum, 1);
             }
         }
-        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(dir);
-        CollectSink<String> sink = Sinks.collect();
-        assertThatThrownBy(() -> runCheckpointed(progress, store, sink, 2, new SimpleMeterRegistry())).isInstanceOf(JobFailedException.class)
-                .hasMessageContaining("injected failure");
-        SimpleMeterRegistry second = new SimpleMeterRegistry();
-        runCheckpointed(progress, store, sink, 0, second);
-        assertThat(second.find("air.recoveries").counter().count()).as("the second run resumed from a checkpoint").isEqualTo(1);
-        Map<String, Integer> got = new TreeMap<>();
-        for (String line : sink.items()) {
-            got.merge(line, 1, Integer::sum);
-        }
-        assertThat(got).isEqualTo(expected);
+        TestPipelines.failsThenResumesExactlyOnce(dir, (store, sink, failAfter, registry) -> runCheckpointed(progress, store, sink, failAfter,
+                registry), expected);
     }
 
     // ---- refusals, naming the call ----

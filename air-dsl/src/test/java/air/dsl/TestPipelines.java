@@ -1,10 +1,18 @@
 package air.dsl;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+
 import air.runtime.JobConfig;
+import air.runtime.JobFailedException;
 import air.runtime.api.Emitter;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.SourceReader;
 import air.runtime.api.WindowDefinition;
+import air.runtime.sink.CollectSink;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,4 +121,31 @@ final class TestPipelines {
             return "held generator";
         }
     }
+
+    /** A checkpointed run of a test's job into {@code sink}, failing once {@code failAfterWrites} checkpoints were written (0: never). */
+    @FunctionalInterface
+    interface CheckpointedRun {
+        void run(CheckpointRecoveryTest.WatchedStore store, CollectSink<String> sink, int failAfterWrites, SimpleMeterRegistry registry);
+    }
+
+    /**
+     * Runs {@code run} into {@code dir} until its injected failure after two checkpoints, then again
+     * from the directory: the second run must resume from a checkpoint and the rows of both runs
+     * together must be {@code expected} (row to how many times), nothing lost, nothing twice.
+     */
+    static void failsThenResumesExactlyOnce(Path dir, CheckpointedRun run, Map<String, Integer> expected) {
+        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(dir);
+        CollectSink<String> sink = Sinks.collect();
+        assertThatThrownBy(() -> run.run(store, sink, 2, new SimpleMeterRegistry())).isInstanceOf(JobFailedException.class)
+                .hasMessageContaining("injected failure");
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run.run(store, sink, 0, second);
+        assertThat(second.find("air.recoveries").counter().count()).as("the second run resumed from a checkpoint").isEqualTo(1);
+        Map<String, Integer> got = new TreeMap<>();
+        for (String line : sink.items()) {
+            got.merge(line, 1, Integer::sum);
+        }
+        assertThat(got).isEqualTo(expected);
+    }
 }
+
