@@ -22,12 +22,17 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
      * {@code enrich} (views joined with their campaign's name from a changelog stream as of each
      * view's event time, counted per window and name) or
      * {@code users}, a large-state job: all events counted per (10 s window, user id mod 2^20), so
-     * with {@code --rate 1M} every window holds about a million keys, or {@code sessions}
-     * (section 11: every event counted per event-time session of its ad, gap {@code --gap}).
+     * with {@code --rate 1M} every window holds about a million keys, {@code sessions}
+     * (section 11: every event counted per event-time session of its ad, gap {@code --gap}) or
+     * {@code process}, the YSB query's computation written as a keyed process function (per
+     * campaign a map state window -> count and an event-time timer at each window's end, which
+     * emits the count and clears it; {@link ProcessQuery}): its output is the {@code ysb} query's,
+     * byte for byte, checked against the same references.
      */
     public enum Query {
         YSB(YsbRows.Shape.COUNTS), USERS(YsbRows.Shape.COUNTS), YSBM(YsbRows.Shape.RATIOS), WA(YsbRows.Shape.TOTALS),
-        WORDCOUNT(YsbRows.Shape.WORDS), ENRICH(YsbRows.Shape.NAMED), SESSIONS(YsbRows.Shape.SESSIONS);
+        WORDCOUNT(YsbRows.Shape.WORDS), ENRICH(YsbRows.Shape.NAMED), SESSIONS(YsbRows.Shape.SESSIONS),
+        PROCESS(YsbRows.Shape.COUNTS);
 
         private final YsbRows.Shape shape;
 

@@ -94,7 +94,8 @@ final class YsbCommand {
             description = "ysb (default), ysbm (clicks and views joined per campaign and window), wa (every event per window, "
                     + "unkeyed), wordcount (N seeded sentences), enrich (views joined with campaign names from a changelog), "
                     + "users (every event per window and user id mod 2^20: large state), sessions (every event per session "
-                    + "of its ad, --gap)")
+                    + "of its ad, --gap), process (ysb as a keyed process function with map state and event-time timers: "
+                    + "the same output)")
     YsbArgs.Query query = YsbArgs.Query.YSB;
 
     @Option(names = "--quiet", description = "no live progress line")
@@ -296,7 +297,7 @@ final class YsbCommand {
             try {
                 return YsbArgs.Query.valueOf(text.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("must be ysb, ysbm, wa, wordcount, enrich, users or sessions, got '" + text + "'");
+                throw new TypeConversionException("must be ysb, ysbm, wa, wordcount, enrich, users, sessions or process, got '" + text + "'");
             }
         }
     }

@@ -45,7 +45,7 @@ final class YsbOutputCheck {
     static Outcome check(Path canonical, YsbArgs args) {
         return switch (args.query()) {
             case USERS -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedUsers(args.n(), args.seed(), args.rate())));
-            case YSB -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedCounts(args.n(), args.seed(), args.rate())));
+            case YSB, PROCESS -> compare(canonical, YsbRows.Shape.COUNTS, List.of(expectedCounts(args.n(), args.seed(), args.rate())));
             case YSBM -> compare(canonical, YsbRows.Shape.RATIOS, expectedJoin(args.n(), args.seed(), args.rate()));
             case WA -> compare(canonical, YsbRows.Shape.TOTALS, List.of(expectedTotals(args.n(), args.seed(), args.rate())));
             case WORDCOUNT -> compare(canonical, YsbRows.Shape.WORDS, List.of(expectedWords(args.n(), args.seed(), args.rate())));

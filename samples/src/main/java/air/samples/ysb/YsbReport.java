@@ -64,7 +64,7 @@ public final class YsbReport {
                     o.rows().views(), a.n(), ok ? "" : ": MISMATCH");
             return ok;
         }
-        if (a.query() != YsbArgs.Query.YSB) {
+        if (a.query() != YsbArgs.Query.YSB && a.query() != YsbArgs.Query.PROCESS) {
             return verifyAgainstLoop(o, sha, err);
         }
         YsbGenerator generator = new YsbGenerator(a.seed(), a.rate());

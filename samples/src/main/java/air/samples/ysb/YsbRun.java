@@ -91,9 +91,11 @@ public final class YsbRun {
             default -> {
                 YsbResultSink<WindowResult<Long, Long>> s = YsbResultSink.counts(reporter::firstOutput, reporter.restoredOutputs());
                 sink = s;
-                pipeline = args.query() == YsbArgs.Query.USERS
-                        ? UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, s)
-                        : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+                pipeline = switch (args.query()) {
+                    case USERS -> UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+                    case PROCESS -> ProcessQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+                    default -> YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+                };
             }
         }
         JobConfig config = JobConfig.defaults().name(JOB).workers(args.parallelism())
