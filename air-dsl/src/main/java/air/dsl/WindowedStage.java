@@ -12,9 +12,11 @@ import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
+import air.runtime.api.WindowUpdate;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.WindowOutput;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -47,21 +49,32 @@ public final class WindowedStage<K, T> {
 
     /**
      * Sends late records (behind the window's progress when they arrive) to {@code sink} instead of
-     * only counting them in {@code air.late.records}.
+     * only counting them in {@code air.late.records}. For every window kind: a session or count
+     * window's late records reach the sink as they were (not stamped).
      */
     public WindowedStage<K, T> sideOutputLateRecords(SinkFactory<? super T> sink) {
-        String site = CallSite.ofCaller();
-        pipeline.checkOpen("sideOutputLateRecords", site);
-        Objects.requireNonNull(sink, "sideOutputLateRecords(sink) at " + site + ": sink is null");
-        refusePerKeyWindow(node, "sideOutputLateRecords(sink) at " + site, "their late records are dropped and counted in"
-                + " air.late.records; a late-record sink is not supported for them yet");
-        if (node.kind() == StageNode.Kind.LATE_OUTPUT) {
-            throw new IllegalStateException("sideOutputLateRecords at " + site + ": late records already go to "
-                    + node.info().name());
-        }
-        StageNode n = new StageNode(StageNode.Kind.LATE_OUTPUT, node, OperatorInfo.of("lateRecords", site), sink, 0, true);
-        node.attach(n);
-        return new WindowedStage<>(pipeline, n);
+        return new WindowedStage<>(pipeline, WindowSettings.lateOutput(pipeline, node, sink, CallSite.ofCaller()));
+    }
+
+    /**
+     * Keeps each window's state for {@code lateness} of event time after its end: a record late by
+     * at most that much (its earliest window ends more than {@code lateness} after the progress it
+     * is judged against) updates the window's result, and the aggregation emits
+     * {@link WindowUpdate} upserts (a {@code LATE} row per updated key, after the {@code ON_TIME}
+     * one); later records follow the late-record policy. Tumbling and sliding windows; refused on
+     * session and count windows. See docs/dsl.md, "Allowed lateness and early results".
+     */
+    public UpdatingWindowedStage<K, T> allowedLateness(Duration lateness) {
+        return new UpdatingWindowedStage<>(pipeline, WindowSettings.lateness(pipeline, node, lateness, CallSite.ofCaller()));
+    }
+
+    /**
+     * Emits, while a window is open, an {@code EARLY} {@link WindowUpdate} row per key at most
+     * {@code interval} of processing time (the job's {@code TimeSource}) after its value changed,
+     * then the {@code ON_TIME} rows when progress passes its end. Tumbling and sliding windows.
+     */
+    public UpdatingWindowedStage<K, T> earlyResults(Duration interval) {
+        return new UpdatingWindowedStage<>(pipeline, WindowSettings.earlyResults(pipeline, node, interval, CallSite.ofCaller()));
     }
 
     /**
@@ -179,7 +192,7 @@ public final class WindowedStage<K, T> {
     }
 
     private static StageNode windowNode(StageNode n) {
-        return n.kind() == StageNode.Kind.LATE_OUTPUT ? n.upstream() : n;
+        return WindowSettings.windowNode(n);
     }
 
     private static WindowDefinition windowOf(StageNode n) {

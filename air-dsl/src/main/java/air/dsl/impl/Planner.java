@@ -95,6 +95,8 @@ public final class Planner {
     private final Map<StageNode, Integer> reach = new IdentityHashMap<>();
     private final Map<StageNode, Integer> copiesMade = new IdentityHashMap<>();
     private final List<ShuffleEdge> edges = new ArrayList<>();
+    /** One unstamping wrapper per late-record sink of session and count windows: the job numbers a sink's writers by its identity. */
+    private final Map<SinkFactory<?>, SinkFactory<?>> unstamped = new IdentityHashMap<>();
     private int vertex;
 
     private Planner(int parallelism, Routing routing, Progress progress) {
@@ -190,7 +192,7 @@ public final class Planner {
         if (next.isEmpty()) {
             String hint = switch (from.kind()) {
                 case KEY_BY -> "follow it with window(...), a join, process(...) or toTable(...)";
-                case WINDOW, LATE_OUTPUT -> "follow it with aggregate(...), reduce(...), topK(...) or a join";
+                case WINDOW, LATE_OUTPUT, LATENESS, EARLY_RESULTS -> "follow it with aggregate(...), reduce(...), topK(...) or a join";
                 case TABLE -> "look it up with lookupJoin(...)";
                 default -> "end it with writeTo(...)";
             };
@@ -228,7 +230,7 @@ public final class Planner {
             case FLAT_MAP -> prepend(flatMap(n), walk(n));
             case LOOKUP -> prepend(((LookupSpec) n.payload()).toOp(n.info()), walk(n));
             case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
-            case KEY_BY, WINDOW, LATE_OUTPUT, MERGE, TABLE -> walk(n);
+            case KEY_BY, WINDOW, LATE_OUTPUT, LATENESS, EARLY_RESULTS, MERGE, TABLE -> walk(n);
             case SIDE_OUTPUT -> {
                 String tag = ((OutputTag<?>) n.payload()).name();
                 Predicate<Object> mine = item -> item instanceof SideOutputItem s && s.tag().equals(tag);
@@ -319,20 +321,33 @@ public final class Planner {
     /** The session or count window just upstream of aggregation {@code n}, or null for a window aligned to the epoch. */
     private static PerKeyWindow perKeyWindow(StageNode n) {
         StageNode u = n.upstreams().get(0);
-        if (u.kind() == StageNode.Kind.LATE_OUTPUT) {
+        while (u.kind().windowSetting()) {
             u = u.upstream();
         }
         return u.kind() == StageNode.Kind.WINDOW && u.payload() instanceof PerKeyWindow w ? w : null;
     }
 
-    /** What aggregation {@code n}'s final half emits: one result per key and window, per session, or per count window. */
+    /**
+     * What aggregation {@code n}'s final half emits: one result per key and window (upserts of them
+     * when the window allows lateness or has early results), per session, or per count window.
+     */
     private static WindowOutput output(StageNode n) {
         AggregateOp<?, ?, ?> op = (AggregateOp<?, ?, ?>) n.payload();
         return switch (perKeyWindow(n)) {
-            case null -> new WindowOutput.PerKey();
+            case null -> upserting(n) ? new WindowOutput.Upserts() : new WindowOutput.PerKey();
             case SessionWindow s -> new WindowOutput.Sessions(s.gapMs(), op);
             case CountWindow c -> new WindowOutput.Counts(c.size(), op);
         };
+    }
+
+    /** Whether the window of aggregation {@code n} has allowed lateness or early results: its rows are upserts. */
+    private static boolean upserting(StageNode n) {
+        for (StageNode u = n.upstreams().get(0); u.kind().windowSetting(); u = u.upstream()) {
+            if (u.kind() != StageNode.Kind.LATE_OUTPUT) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The key of process stage {@code n}: the {@code keyBy} just before it. */
@@ -360,10 +375,14 @@ public final class Planner {
         KeySpec key = null;
         WindowDefinition window = null;
         SinkFactory<?> late = null;
+        long lateness = 0;
+        long early = 0;
         boolean panes = n.kind() == StageNode.Kind.INTERVAL_JOIN || n.kind() == StageNode.Kind.LOOKUP_JOIN;
         for (StageNode u = n.upstreams().get(input); u != null && key == null; u = u.upstream()) {
             switch (u.kind()) {
                 case LATE_OUTPUT -> late = (SinkFactory<?>) u.payload();
+                case LATENESS -> lateness = u.argument();
+                case EARLY_RESULTS -> early = u.argument();
                 case WINDOW -> window = u.payload() instanceof WindowDefinition w ? w : null;
                 case KEY_BY -> key = (KeySpec) u.payload();
                 case TABLE -> { }
@@ -383,6 +402,8 @@ public final class Planner {
                     .paneMs() : WindowOutput.Counts.PANE_MS;
             window = new WindowDefinition(pane, pane);
             key = key == null ? null : ofStamped(key);
+            // its records come stamped (Timestamped): the late ones reach the user's sink as they were
+            late = late == null ? null : unstamped.computeIfAbsent(late, UnstampedSink::new);
         }
         if (key == null || window == null) {
             throw new IllegalStateException(n.info().name() + " needs keyBy(...).window(...) before it");
@@ -403,7 +424,7 @@ public final class Planner {
         // a session or count window has no fixed start to route by: a key's windows all on its owner (KEY), whatever the job's routing
         Routing routed = n.kind() == StageNode.Kind.TOP_K ? Routing.AIR : panes || perKey != null ? Routing.KEY : routing;
         try {
-            return new WindowAggregation(window, key, op, routed, progress, late);
+            return new WindowAggregation(window, key, op, routed, progress, late, lateness, early);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(n.info().name() + ": " + e.getMessage(), e);
         }

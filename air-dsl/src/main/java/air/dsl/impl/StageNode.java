@@ -13,10 +13,19 @@ import java.util.Objects;
  */
 public final class StageNode {
 
-    /** The logical kinds, in the words of the DSL. */
+    /**
+     * The logical kinds, in the words of the DSL. {@code LATE_OUTPUT}, {@code LATENESS} and
+     * {@code EARLY_RESULTS} are settings of the window just upstream (its late-record sink, its
+     * allowed lateness and early-results interval in ms as the argument), between it and its aggregation.
+     */
     public enum Kind {
-        SOURCE, MAP, FILTER, FLAT_MAP, LOOKUP, TIMESTAMPS, MERGE, EXCHANGE, KEY_BY, WINDOW, LATE_OUTPUT, TABLE, AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN,
-        LOOKUP_JOIN, PROCESS, SIDE_OUTPUT, SINK
+        SOURCE, MAP, FILTER, FLAT_MAP, LOOKUP, TIMESTAMPS, MERGE, EXCHANGE, KEY_BY, WINDOW, LATE_OUTPUT, LATENESS, EARLY_RESULTS, TABLE, AGGREGATE,
+        TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN, PROCESS, SIDE_OUTPUT, SINK;
+
+        /** A setting of the window upstream of it (its node sits between the window and its aggregation). */
+        public boolean windowSetting() {
+            return this == LATE_OUTPUT || this == LATENESS || this == EARLY_RESULTS;
+        }
     }
 
     private final Kind kind;

@@ -49,6 +49,10 @@ public sealed interface HeadSpec {
                 throw new IllegalArgumentException(info.name() + ": a top-k needs AIR routing (one owner per window), not "
                         + aggregation.routing());
             }
+            if (!(output instanceof WindowOutput.Upserts) && (aggregation.allowedLatenessMs() > 0 || aggregation.earlyResultsMs() > 0)) {
+                throw new IllegalArgumentException(info.name() + ": only an upserting window (" + output.describe().trim()
+                        + " is not one) takes allowed lateness or early results");
+            }
             if ((output instanceof WindowOutput.Sessions || output instanceof WindowOutput.Counts) && aggregation.routing() != Routing.KEY) {
                 throw new IllegalArgumentException(info.name() + ": session and count windows need KEY routing (a key's windows on its"
                         + " owner), not " + aggregation.routing());

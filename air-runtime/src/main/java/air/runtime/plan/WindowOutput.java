@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * What the final half of a window aggregation emits per window, that is which final operator runs:
- * one result per key ({@link PerKey}), the {@code n} best keys ({@link TopK}), or per-key windows
+ * one result per key ({@link PerKey}), one row per key and emission of a window that may be
+ * emitted more than once ({@link Upserts}), the {@code n} best keys ({@link TopK}), or per-key windows
  * cut from the key's own records ({@link Sessions}, {@link Counts}), whose partial halves ship
  * {@link SessionPart}s and {@link CountPart}s in panes of event time.
  */
@@ -18,6 +19,17 @@ public sealed interface WindowOutput {
     record PerKey() implements WindowOutput {
         public String describe() {
             return "";
+        }
+    }
+
+    /**
+     * {@code WindowUpdate} rows per (window, key), as upserts: on time, again for records late
+     * within the aggregation's allowed lateness, and early on its processing-time interval. A
+     * separate operator so that a plain window ({@link PerKey}) runs without any of it.
+     */
+    record Upserts() implements WindowOutput {
+        public String describe() {
+            return "upserts of ";
         }
     }
 

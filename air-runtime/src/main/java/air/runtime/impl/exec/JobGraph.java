@@ -18,6 +18,7 @@ import air.runtime.impl.ops.ForkTail;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.KeyedFrameFactory;
+import air.runtime.impl.ops.PartialUpdates;
 import air.runtime.impl.ops.PartialWindowOp;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItemCodec;
@@ -25,6 +26,7 @@ import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
+import air.runtime.impl.ops.UpsertPartial;
 import air.runtime.impl.ops.WindowFinal;
 import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
@@ -250,8 +252,20 @@ public final class JobGraph {
                 int inputProducers = numbering.perInput(plan.vertices().get(edge.to()))[edge.input()];
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
                 ProgressRelease release = ProgressRelease.of(agg.progress(), agg.window(), router, producer - inputBase, inputProducers);
+                ShuffleOutput out = shuffleOutput(edge, pw, producer, destinations);
+                // a window emitting upserts admits late records and ships early; a plain one gets the strategy that does nothing
+                boolean upserts = agg.allowedLatenessMs() > 0 || agg.earlyResultsMs() > 0;
+                if (upserts && exactlyOnceBecause != null) {
+                    // their late and early partials go out of frame order, which the inbound RepeatFilter would take for repeats
+                    throw new IllegalArgumentException("job '" + config.name() + "': " + pw.info() + " has allowed lateness or early"
+                            + " results, which do not work with " + exactlyOnceBecause + " yet (their updates reach the window out of"
+                            + " frame order); run it without checkpoints and replicas");
+                }
+                PartialUpdates<?> updates = upserts
+                        ? new UpsertPartial<>(agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs() > 0, frames, router, out)
+                        : PartialUpdates.none();
                 Inlet<?> op = ops.create(v.id(), position, PartialWindowOp.class, pw.info(), agg.window(), router, release, frames, codecFor(pw),
-                        shuffleOutput(edge, pw, producer, destinations), late);
+                        out, late, updates);
                 partials.add((WindowPartial) op);
                 positions.add(position, "window-partial", pw.info(), op, null);
                 stateful.add((Snapshotting) op);

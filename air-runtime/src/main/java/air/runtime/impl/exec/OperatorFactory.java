@@ -24,6 +24,7 @@ import air.runtime.impl.ops.SingleKeyFrame;
 import air.runtime.impl.ops.StampOp;
 import air.runtime.impl.ops.TimestampOp;
 import air.runtime.impl.ops.TopKWindowOp;
+import air.runtime.impl.ops.UpsertWindowOp;
 import air.runtime.impl.ops.WindowJoinOp;
 import air.runtime.impl.routing.WindowRouter;
 import air.runtime.impl.source.GeneratorReader;
@@ -125,6 +126,8 @@ final class OperatorFactory {
                 Operator op = switch (fw.output()) {
                     case WindowOutput.PerKey p -> create(vertex, 0, FinalWindowOp.class, fw.info(), agg.window(), router, global, n, frames,
                             frameCodec(agg, fw.info()), next);
+                    case WindowOutput.Upserts u -> new UpsertWindowOp<>(fw.info(), agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs(),
+                            config.timeSource(), router, global, n, frames, frameCodec(agg, fw.info()), (Inlet) next);
                     case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global, n, frames,
                             frameCodec(agg, fw.info()), t, (Inlet) next);
                     // the plan's aggregation wraps the user's (its parts carry the user's accumulators): the final half needs the user's

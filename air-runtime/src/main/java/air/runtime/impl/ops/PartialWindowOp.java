@@ -14,10 +14,12 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
  * per (frame, key) locally. When the upstream watermark moves, the job's {@link ProgressRelease}
  * decides which frames are finished and tells the destinations (watermarks or credit); the job's
  * {@link WindowRouter} decides where each finished frame's partials go. Records at or below the
- * released progress are late: dropped and counted, or sent to the late-record sink, never silently.
+ * released progress are late: dropped and counted, or sent to the late-record sink, never silently
+ * — unless the window emits upserts and its {@link PartialUpdates} admits them within the allowed
+ * lateness (asked only for such records, so a plain window's per-record path is unchanged).
  */
 public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, WindowPartial, Snapshotting, ChainTail,
-        ProgressRelease.Frames {
+        ProgressRelease.Frames, PartialUpdates.OpenFrames {
 
     private final OperatorInfo info;
     private final long slide;
@@ -29,6 +31,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final ProgressRelease release;
     private final SinkWriter<? super T> lateRecords;
     private final ShuffleItemCodec codec;
+    private final PartialUpdates<T> updates;
     private KeyedFrame<T> current;
     private long currentStart = Long.MAX_VALUE;
     private long currentEnd = Long.MIN_VALUE;
@@ -40,8 +43,10 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public PartialWindowOp(OperatorInfo info, WindowDefinition window, WindowRouter router, ProgressRelease release,
-                           KeyedFrameFactory<T> frames, ShuffleItemCodec codec, ShuffleOutput out, SinkWriter<? super T> lateRecords) {
+                           KeyedFrameFactory<T> frames, ShuffleItemCodec codec, ShuffleOutput out, SinkWriter<? super T> lateRecords,
+                           PartialUpdates<T> updates) {
         this.info = info;
+        this.updates = updates;
         this.lateRecords = lateRecords;
         this.window = window;
         this.router = router;
@@ -56,14 +61,17 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     public void accept(long timestamp, T item) {
         received++;
         if (timestamp <= watermark) {
-            onLate(item);
+            onLate(timestamp, item);
             return;
         }
         KeyedFrame<T> frame = timestamp >= currentStart && timestamp < currentEnd ? current : frameOf(timestamp);
         frame.accumulate(item);
     }
 
-    private void onLate(T item) {
+    private void onLate(long timestamp, T item) {
+        if (updates.admitLate(timestamp, item)) {
+            return;
+        }
         late++;
         if (lateRecords != null) {
             try {
@@ -106,6 +114,8 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void onWatermark(long wm) {
+        updates.onWatermark(wm);
+        partialsSent += updates.flush(); // admitted late records go ahead of the progress they were admitted under
         if (wm > watermark) {
             watermark = release.advance(wm, this, out);
         }
@@ -135,6 +145,20 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void onEndOfBatch() {
+        partialsSent += updates.onEndOfBatch(this);
+    }
+
+    /** Early results: ships every open frame's accumulators so far, leaving the frames open (and empty) for later records. */
+    @Override
+    public long shipOpenFrames() {
+        long sent = 0;
+        for (long start : open.keySet().toSortedArray()) {
+            KeyedFrame<T> frame = open.get(start);
+            if (!frame.isEmpty()) {
+                sent += router.ship(start, frame, out);
+            }
+        }
+        return sent;
     }
 
     @Override
@@ -183,6 +207,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void snapshotTo(WireOut o, long checkpointId) {
+        partialsSent += updates.flush(); // ahead of the barrier that follows: they belong to this checkpoint
         o.putLong(watermark).putLong(received).putLong(late).putLong(partialsSent);
         release.snapshotTo(o);
         if (lateRecords != null) {
@@ -193,6 +218,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         for (long start : starts) {
             FrameSnapshots.write(o, start, open.get(start), codec);
         }
+        updates.snapshotTo(o);
     }
 
     @Override
@@ -215,5 +241,6 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             frame.merge(p);
             open.put(p.frameStart, frame);
         }
+        updates.restoreFrom(in);
     }
 }

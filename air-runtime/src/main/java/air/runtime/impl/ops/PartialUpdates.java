@@ -1,0 +1,77 @@
+package air.runtime.impl.ops;
+
+import air.wire.WireIn;
+import air.wire.WireOut;
+
+/**
+ * What a window's partial half does for a window whose final half emits upserts, chosen once when
+ * the job is built: {@link #none()} for a plain window, whose methods do nothing and are called
+ * per batch or per late record only, never on the per-record path; {@link UpsertPartial} admits
+ * records late within the allowed lateness and ships the open frames for early results.
+ */
+public interface PartialUpdates<T> {
+
+    /** The partial's open frames, shipped early (left open and empty). */
+    interface OpenFrames {
+        /** @return the number of (key, accumulator) entries sent */
+        long shipOpenFrames();
+    }
+
+    /** A record at {@code timestamp}, behind the partial's progress: true when it is kept for a late update (not late then). */
+    boolean admitLate(long timestamp, T item);
+
+    /** The upstream watermark is {@code upstream} (before the partial releases progress for it). */
+    void onWatermark(long upstream);
+
+    /** Ships the admitted late records, ahead of any progress that follows; @return the entries sent. */
+    long flush();
+
+    /** The end of a batch: ships admitted late records, and the open frames when early results are on; @return the entries sent. */
+    long onEndOfBatch(OpenFrames open);
+
+    /** Writes this part's state; everything admitted is flushed first. */
+    void snapshotTo(WireOut out);
+
+    void restoreFrom(WireIn in);
+
+    /** A plain window: nothing is admitted, nothing shipped early, nothing snapshotted. */
+    @SuppressWarnings("unchecked")
+    static <T> PartialUpdates<T> none() {
+        return (PartialUpdates<T>) None.INSTANCE;
+    }
+
+    /** The plain window's strategy. */
+    final class None implements PartialUpdates<Object> {
+        static final None INSTANCE = new None();
+
+        private None() {
+        }
+
+        @Override
+        public boolean admitLate(long timestamp, Object item) {
+            return false;
+        }
+
+        @Override
+        public void onWatermark(long upstream) {
+        }
+
+        @Override
+        public long flush() {
+            return 0;
+        }
+
+        @Override
+        public long onEndOfBatch(OpenFrames open) {
+            return 0;
+        }
+
+        @Override
+        public void snapshotTo(WireOut out) {
+        }
+
+        @Override
+        public void restoreFrom(WireIn in) {
+        }
+    }
+}
