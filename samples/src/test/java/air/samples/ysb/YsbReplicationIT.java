@@ -19,16 +19,24 @@ import org.junit.jupiter.api.io.TempDir;
  * Replication over four peer JVMs on AIR's TCP transport: the launcher kills a random peer three
  * times at seeded moments and never restarts one; each time the next live peer takes the dead
  * one's share over from its replicated state, and the output still matches the reference checksum
- * with nothing lost or duplicated.
+ * with nothing lost or duplicated: YSB, the window join, a million keys per window, a keyed process
+ * function's map state and timers ({@code --query process}) and session windows ({@code --query sessions}),
+ * the last two killed twice.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class YsbReplicationIT {
 
     private static final String REFERENCE_400M = "eeb319f3";
+    private static final String REFERENCE_20M = "a9b294aeba081ec563cf7a2dc73b6d9f0daeaeaab2bf20574cf7ba30cd38c1ac";
     private static final List<String> INLINE = JvmFlags.recommended();
 
     private static List<String> run(String heap, String n, String... extra) throws Exception {
-        List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--replicas", "1", "--kill", "3", "--quiet"));
+        return run(3, heap, n, extra);
+    }
+
+    /** A run over four peers, one replica each, {@code kills} peers killed for good: CHECK lost=0 dup=0, a takeover per kill, no rollback. */
+    private static List<String> run(int kills, String heap, String n, String... extra) throws Exception {
+        List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--replicas", "1", "--kill", Integer.toString(kills), "--quiet"));
         argv.addAll(List.of(extra));
         List<String> jvm = new ArrayList<>(INLINE);
         jvm.add(heap);
@@ -40,9 +48,9 @@ class YsbReplicationIT {
         assertThat(rc).as(String.join("\n", out)).isZero();
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
         System.out.println(check);
-        assertThat(check).startsWith("CHECK lost=0 dup=0 kills=3 ");
-        assertThat(out).filteredOn(l -> l.startsWith("[launcher] kill -9 peer")).hasSize(3);
-        assertThat(out).filteredOn(l -> l.contains("TAKEOVER on peer")).hasSize(3);
+        assertThat(check).startsWith("CHECK lost=0 dup=0 kills=" + kills + " ");
+        assertThat(out).filteredOn(l -> l.startsWith("[launcher] kill -9 peer")).hasSize(kills);
+        assertThat(out).filteredOn(l -> l.contains("TAKEOVER on peer")).hasSize(kills);
         assertThat(out).noneMatch(l -> l.contains("RECOVERING on peer")); // nobody rolled back
         return out;
     }
@@ -62,6 +70,23 @@ class YsbReplicationIT {
         List<String> out = run("-Xmx512m", "400M", "--query", "ysbm", "--kill-seed", "4", "--checkpoint-interval", "250ms",
                 "--out", dir.resolve("ysbm.csv").toString());
         assertThat(out).anyMatch(l -> l.contains("RESULT") && l.contains("rows=40000"));
+    }
+
+    @Test
+    void a_keyed_process_function_killed_twice_is_taken_over_with_its_map_state_and_timers(@TempDir Path dir) throws Exception {
+        List<String> out = run(2, "-Xmx512m", "20M", "--query", "process", "--kill-seed", "2", "--checkpoint-interval", "250ms",
+                "--out", dir.resolve("process.csv").toString());
+        assertThat(out).anyMatch(l -> l.contains("] RESULT") && l.contains("sha256=" + REFERENCE_20M));
+        assertThat(out).anyMatch(l -> l.endsWith("] ysb: checksum matches the reference (YSB-SPEC 6.3)"));
+    }
+
+    @Test
+    void session_windows_killed_twice_are_taken_over_with_their_open_sessions(@TempDir Path dir) throws Exception {
+        // 3M events at the spec's rate 1000 (long enough for two kills): the reference is the plain loop's file (SessionsLoop)
+        List<String> out = run(2, "-Xmx512m", "3M", "--query", "sessions", "--kill-seed", "4", "--progress", "hewmeld",
+                "--checkpoint-interval", "250ms", "--out", dir.resolve("sessions.csv").toString());
+        String loop = SessionsLoop.rows(3_000_000, 42, 1_000, 2_000).checksum();
+        assertThat(out).anyMatch(l -> l.contains("] RESULT") && l.contains("sha256=" + loop) && l.contains("gap_ms=2000"));
     }
 
     @Test
