@@ -3,8 +3,9 @@ package air.samples.ysb;
 import java.util.Map;
 
 /**
- * The reference checksums of YSB-SPEC sections 6.3 (YSB), 9 (YSBM) and 10 (WA), and of the word
- * count and the enrichment (docs/dataflows.md), all for seed 42, R 100000.
+ * The reference checksums of YSB-SPEC sections 6.3 (YSB, and the process query, which writes YSB's
+ * rows), 9 (YSBM), 10 (WA) and 11 (sessions), and of the word count and the enrichment
+ * (docs/dataflows.md), all for seed 42, R 100000 (sessions: R 1000).
  */
 public final class YsbReference {
 
@@ -37,7 +38,8 @@ public final class YsbReference {
     /** The sessions query's (YSB-SPEC 11), for seed 42, R 1000, gap 2000 ms. */
     private static final Map<Long, String> SESSIONS = Map.of(
             100_000L, "1f90dcb6017de672b30ae6cbbc1218644e7d0b225c09f7687a6b04e6aed3e5d8",
-            1_000_000L, "4f29bb50c6fb32a6ceed1e5fee45d752fa5daf496809fe31b771cda161fcb321");
+            1_000_000L, "4f29bb50c6fb32a6ceed1e5fee45d752fa5daf496809fe31b771cda161fcb321",
+            3_000_000L, "89e136d0f2dc798efc3013469b3974766fbda3e5a8c84662a6dfb6b94e11612a");
 
     private YsbReference() {
     }
