@@ -242,8 +242,8 @@ class ReplicationTest {
             int rank = r;
             assertThatThrownBy(() -> runs.get(rank).get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
         }
-        assertThatThrownBy(() -> runs.get(2).get()).hasMessageContaining("could not take over peer 1's share")
-                .hasMessageContaining("holds no copy of its state");
+        assertThatThrownBy(() -> runs.get(2).get()).hasMessageContaining("could not take over block(s) [1] of peer(s) [1]")
+                .hasMessageContaining("holds no copy of block 1's state");
         assertReleased();
     }
 

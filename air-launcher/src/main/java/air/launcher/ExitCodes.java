@@ -17,6 +17,12 @@ public final class ExitCodes {
     public static final int JOB_FAILED = 3;
     /** The environment lacks something (a JDK, Maven, MPJ Express): the message says what to install. */
     public static final int ENVIRONMENT = 4;
+    /**
+     * This peer stopped because the others declared it lost (it was paused, partitioned or too slow
+     * and its share runs elsewhere) or because it could no longer reach a quorum of them: the run
+     * may still succeed without it, which the launcher decides.
+     */
+    public static final int FENCED = 5;
 
     private ExitCodes() {
     }
@@ -27,6 +33,6 @@ public final class ExitCodes {
      * time ({@code -1}), or any other status.
      */
     public static int ofPeer(int status) {
-        return status >= OK && status <= ENVIRONMENT ? status : JOB_FAILED;
+        return status >= OK && status <= FENCED ? status : JOB_FAILED;
     }
 }

@@ -205,6 +205,33 @@ public final class LocalCluster implements PeerGroup {
         processes.get(rank).destroyForcibly();
     }
 
+    @Override
+    public void pause(int rank) {
+        signal(rank, "STOP");
+    }
+
+    @Override
+    public void resume(int rank) {
+        signal(rank, "CONT");
+    }
+
+    /** Sends a signal with {@code kill(1)}: the JDK can only terminate a process, not stop or continue it. */
+    private void signal(int rank, String name) {
+        long pid = processes.get(rank).pid();
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).redirectErrorStream(true).start();
+            String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid + " (peer " + rank + ") failed: " + said);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + name + " for peer " + rank + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling peer " + rank, e);
+        }
+    }
+
     /**
      * Waits until all peers exited or {@code timeoutMs} passed; after the first failure the rest
      * get the spec's grace period, then are killed. Returns each peer's exit code (-1: killed here

@@ -11,6 +11,16 @@ public interface PeerGroup extends AutoCloseable {
     /** Kills one peer as {@code kill -9} would. */
     void kill(int rank);
 
+    /** Stops one peer as {@code kill -STOP} would (a long GC pause, a VM stall), until {@link #resume}. */
+    default void pause(int rank) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause a peer");
+    }
+
+    /** Lets a paused peer run again, as {@code kill -CONT} would. */
+    default void resume(int rank) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resume a peer");
+    }
+
     /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
     boolean anyExitWithin(long timeoutMs) throws InterruptedException;
 

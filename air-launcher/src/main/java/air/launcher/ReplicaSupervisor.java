@@ -9,18 +9,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Runs a replicated job on a group of peers and {@code kill -9}s a random live peer at seeded
- * moments (rank 0 included), one run, no restarts: the next live peer takes each victim's share
- * over. It decides only from the peers' {@link PeerEvent}s. The first kill waits until every peer
+ * Runs a replicated job on a group of peers and strikes a random live peer at seeded moments
+ * (rank 0 included), one run, no restarts: the next live peer takes each victim's share over. A
+ * strike is a {@code kill -9}, or a {@code kill -STOP} for a while then {@code kill -CONT} (a long
+ * GC pause, a VM stall): the others declare the paused peer lost and take its share over, and when
+ * it runs again it must stop by itself, fenced ({@link ExitCodes#FENCED}), never writing beside its
+ * successor; {@link Fault#together} victims at once test losses within one replication interval.
+ * It decides only from the peers' {@link PeerEvent}s. The first strike waits until every peer
  * reported {@link JobEvent.Started} and a {@link JobEvent.StateReplicated} of its own block on its
- * next live peers; each further kill waits for the victim's {@link JobEvent.Takeover} and until
+ * next live peers; each further strike waits for the victims' {@link JobEvent.Takeover} and until
  * every survivor's newest replicated snapshot covers exactly the blocks it hosts now, held by its
  * next {@code replicas} live peers (with one replica two losses within one interval cannot be
- * survived). It never kills once a peer reported {@link JobEvent.PartDone}.
+ * survived: the job fails at once, saying so). It never strikes once a peer reported
+ * {@link JobEvent.PartDone}.
  *
  * <p>Afterwards it runs the application's {@link OutputCheck} and prints {@code CHECK lost=..
  * dup=.. kills=.. recovery_p50_ms=.. takeover_p50_ms=.. ...}: recovery is from the kill to the
@@ -41,31 +47,65 @@ public final class ReplicaSupervisor {
      * @param waitMs         how long to wait for what a kill waits for before giving up on further kills
      */
     public record Options(int peers, String job, int replicas, int workersPerPeer, int kills, long killSeed, long killAfterMs,
-                          long killSpreadMs, long waitMs) {
+                          long killSpreadMs, long waitMs, Fault fault) {
 
         public Options {
-            if (peers < 2 || replicas < 1 || replicas >= peers || workersPerPeer < 1 || kills < 0 || kills > peers - 1 || killAfterMs < 0
-                    || killSpreadMs < 1 || waitMs < 1) {
+            if (peers < 2 || replicas < 1 || replicas >= peers || workersPerPeer < 1 || kills < 0 || kills * fault.together() > peers - 1
+                    || killAfterMs < 0 || killSpreadMs < 1 || waitMs < 1) {
                 throw new IllegalArgumentException("bad supervisor options: peers=" + peers + " replicas=" + replicas + " workersPerPeer="
-                        + workersPerPeer + " kills=" + kills + " killAfterMs=" + killAfterMs + " killSpreadMs=" + killSpreadMs);
+                        + workersPerPeer + " kills=" + kills + " (" + fault.together() + " peer(s) each) killAfterMs=" + killAfterMs
+                        + " killSpreadMs=" + killSpreadMs);
             }
         }
 
         /** Kills 300 ms + up to 1.5 s after the copies are ready; waits up to 2 minutes for them. */
         public static Options of(int peers, int replicas, int workersPerPeer, int kills, long killSeed) {
-            return new Options(peers, null, replicas, workersPerPeer, kills, killSeed, 300, 1_500, 120_000);
+            return new Options(peers, null, replicas, workersPerPeer, kills, killSeed, 300, 1_500, 120_000, Fault.KILL);
         }
 
         public Options withJob(String name) {
-            return new Options(peers, name, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, waitMs);
+            return new Options(peers, name, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, waitMs, fault);
         }
 
         public Options withKillWindow(long afterMs, long spreadMs) {
-            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, afterMs, spreadMs, waitMs);
+            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, afterMs, spreadMs, waitMs, fault);
         }
 
         public Options withWaitMs(long ms) {
-            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, ms);
+            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, ms, fault);
+        }
+
+        public Options withFault(Fault f) {
+            return new Options(peers, job, replicas, workersPerPeer, kills, killSeed, killAfterMs, killSpreadMs, waitMs, f);
+        }
+    }
+
+    /** What one strike does: {@code kill -9}, or {@code kill -STOP} for {@code pauseMs} then {@code kill -CONT}; to {@code together} peers. */
+    public record Fault(long pauseMs, int together) {
+
+        public static final Fault KILL = new Fault(0, 1);
+
+        public Fault {
+            if (pauseMs < 0 || together < 1) {
+                throw new IllegalArgumentException("bad fault: pauseMs=" + pauseMs + " together=" + together);
+            }
+        }
+
+        /** Pauses instead of killing: each victim is stopped for {@code ms}, then runs again (and must stop, fenced). */
+        public static Fault pause(long ms) {
+            if (ms < 1) {
+                throw new IllegalArgumentException("a pause lasts at least 1 ms, was " + ms);
+            }
+            return new Fault(ms, 1);
+        }
+
+        /** Strikes {@code n} distinct live peers at once. */
+        public Fault together(int n) {
+            return new Fault(pauseMs, n);
+        }
+
+        public boolean pauses() {
+            return pauseMs > 0;
         }
     }
 
@@ -163,6 +203,7 @@ public final class ReplicaSupervisor {
         List<Long> takeoverMs = new ArrayList<>();
         List<Set<Integer>> victimBlocks = new ArrayList<>();
         Set<Integer> live = new HashSet<>();
+        Set<Integer> paused = new HashSet<>();
         Map<Integer, Set<Integer>> blocksOn = new HashMap<>();
         for (int p = 0; p < o.peers(); p++) {
             live.add(p);
@@ -179,21 +220,33 @@ public final class ReplicaSupervisor {
                 if (!ok) {
                     break;
                 }
-                List<Integer> candidates = live.stream().sorted().toList();
-                int victim = candidates.get(random.nextInt(candidates.size()));
+                List<Integer> candidates = new ArrayList<>(live.stream().sorted().toList());
+                List<Integer> victims = new ArrayList<>();
+                while (victims.size() < o.fault().together()) {
+                    victims.add(candidates.remove(random.nextInt(candidates.size())));
+                }
                 long killedAt = System.currentTimeMillis();
-                group.kill(victim);
                 kills.add(killedAt);
-                RestartSupervisor.say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, kills.size(), o.kills());
-                live.remove(victim);
-                victimBlocks.add(Set.copyOf(blocksOn.get(victim)));
-                ok = watch.await(group, live, () -> watch.takeoverOf(victim) != null);
-                JobEvent.Takeover t = watch.takeoverOf(victim);
+                Set<Integer> struck = new HashSet<>();
+                for (int victim : victims) {
+                    strike(group, o, victim, kills.size(), out);
+                    live.remove(victim);
+                    struck.addAll(blocksOn.get(victim));
+                }
+                if (o.fault().pauses()) {
+                    paused.addAll(victims);
+                    resumeLater(group, victims, o.fault().pauseMs(), out);
+                }
+                victimBlocks.add(Set.copyOf(struck));
+                ok = watch.await(group, live, () -> victims.stream().allMatch(v -> watch.takeoverOf(v) != null));
+                JobEvent.Takeover t = watch.takeoverOf(victims.get(0));
                 takeoverMs.add(t == null ? -1 : t.atMs() - killedAt);
-                if (!ok || t == null) {
+                if (!ok || victims.stream().anyMatch(v -> watch.takeoverOf(v) == null)) {
                     break;
                 }
-                blocksOn.get(t.host()).addAll(blocksOn.remove(victim));
+                for (int victim : victims) {
+                    blocksOn.get(watch.takeoverOf(victim).host()).addAll(blocksOn.remove(victim));
+                }
                 if (kills.size() == o.kills()) {
                     break; // no further kill needs fresh copies
                 }
@@ -204,6 +257,11 @@ public final class ReplicaSupervisor {
             codes = group.await(DAY_MS);
         }
         for (int p : live) {
+            if (codes[p] == ExitCodes.FENCED && watch.takeoverOf(p) != null) {
+                RestartSupervisor.say(out, "[launcher] peer %d was declared lost and stopped fenced; peer %d took its share over from "
+                        + "checkpoint %d", p, watch.takeoverOf(p).host(), watch.takeoverOf(p).checkpoint());
+                continue;
+            }
             if (codes[p] != 0) {
                 JobEvent.Takeover outside = watch.takeoverOf(p);
                 if (outside != null && (codes[p] == 137 || codes[p] == 143)) { // SIGKILL (an operator, the OOM killer) or SIGTERM
@@ -216,6 +274,15 @@ public final class ReplicaSupervisor {
                 return ExitCodes.ofPeer(codes[p]);
             }
         }
+        for (int p : paused) {
+            if (codes[p] != ExitCodes.FENCED) {
+                RestartSupervisor.say(out, "[launcher] peer %d was paused and declared lost but exited with status %d, not fenced (%d)", p,
+                        codes[p], ExitCodes.FENCED);
+                return ExitCodes.CHECK_FAILED;
+            }
+            RestartSupervisor.say(out, "[launcher] peer %d stopped fenced after its pause; peer %d runs its share", p,
+                    watch.takeoverOf(p).host());
+        }
         boolean exact = report(o, kills, takeoverMs, victimBlocks, watch.restored(), check, out);
         if (kills.size() < o.kills()) {
             RestartSupervisor.say(out, "[launcher] only %d of %d kills landed before the job ended: make the run longer", kills.size(),
@@ -223,6 +290,30 @@ public final class ReplicaSupervisor {
             return 1;
         }
         return exact ? 0 : 1;
+    }
+
+    private static void strike(PeerGroup group, Options o, int victim, int number, Consumer<String> out) {
+        if (o.fault().pauses()) {
+            group.pause(victim);
+            RestartSupervisor.say(out, "[launcher] kill -STOP peer %d for %d ms (pause %d of %d)", victim, o.fault().pauseMs(), number,
+                    o.kills());
+        } else {
+            group.kill(victim);
+            RestartSupervisor.say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, number, o.kills());
+        }
+    }
+
+    /** Lets paused peers run again after {@code ms}, on a timer thread of its own. */
+    static void resumeLater(PeerGroup group, List<Integer> victims, long ms, Consumer<String> out) {
+        Thread.ofPlatform().daemon().name("air-launcher-resume").start(() -> {
+            LockSupport.parkNanos(ms * 1_000_000L); // the pause itself: nothing waits on this thread
+            for (int v : victims) {
+                if (group.isAlive(v)) {
+                    group.resume(v);
+                    RestartSupervisor.say(out, "[launcher] kill -CONT peer %d", v);
+                }
+            }
+        });
     }
 
     /** Prints a line per kill and the CHECK line; true when nothing was lost or duplicated. */

@@ -41,10 +41,10 @@ public final class RestartSupervisor {
      * @param killAfterMs    a kill lands this long after every peer started, plus a seeded random part of {@code killSpreadMs}
      */
     public record Options(int peers, String job, int kills, long killSeed, int maxRestarts, Set<Integer> finalExitCodes,
-                          String checkpoints, long killAfterMs, long killSpreadMs, boolean killAfterACheckpoint) {
+                          String checkpoints, long killAfterMs, long killSpreadMs, boolean killAfterACheckpoint, long pauseMs) {
 
         public Options {
-            if (peers < 1 || kills < 0 || maxRestarts < 0 || killAfterMs < 0 || killSpreadMs < 1) {
+            if (peers < 1 || kills < 0 || maxRestarts < 0 || killAfterMs < 0 || killSpreadMs < 1 || pauseMs < 0) {
                 throw new IllegalArgumentException("bad supervisor options: peers=" + peers + " kills=" + kills + " maxRestarts="
                         + maxRestarts + " killAfterMs=" + killAfterMs + " killSpreadMs=" + killSpreadMs);
             }
@@ -54,20 +54,22 @@ public final class RestartSupervisor {
 
         /** {@code kills} kills, at most {@code kills + 3} restarts, kills 300 ms + up to 2.5 s after the start. */
         public static Options of(int peers, int kills, long killSeed, String checkpoints) {
-            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500, false);
+            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500, false, 0);
         }
 
         public Options withJob(String name) {
             return new Options(peers, name, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
-                    killAfterACheckpoint);
+                    killAfterACheckpoint, pauseMs);
         }
 
         public Options withMaxRestarts(int n) {
-            return new Options(peers, job, kills, killSeed, n, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint);
+            return new Options(peers, job, kills, killSeed, n, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint,
+                    pauseMs);
         }
 
         public Options withFinalExitCodes(Set<Integer> codes) {
-            return new Options(peers, job, kills, killSeed, maxRestarts, codes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint);
+            return new Options(peers, job, kills, killSeed, maxRestarts, codes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint,
+                    pauseMs);
         }
 
         /**
@@ -76,11 +78,22 @@ public final class RestartSupervisor {
          * written (a loaded machine, a large state), instead of a restart from scratch.
          */
         public Options withKillAfterACheckpoint() {
-            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, true);
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, true, pauseMs);
         }
 
         public Options withKillWindow(long afterMs, long spreadMs) {
-            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, afterMs, spreadMs, killAfterACheckpoint);
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, afterMs, spreadMs, killAfterACheckpoint,
+                    pauseMs);
+        }
+
+        /**
+         * Each strike is a {@code kill -STOP} for {@code ms} then {@code kill -CONT} instead of a kill:
+         * the others fail the attempt, and the paused peer, running again, must stop fenced
+         * ({@link ExitCodes#FENCED}) before the restart; the attempt's peers get the pause plus 15 s to end.
+         */
+        public Options withPauses(long ms) {
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
+                    killAfterACheckpoint, ms);
         }
     }
 
@@ -161,17 +174,33 @@ public final class RestartSupervisor {
             attempts.add(attempt);
             int[] codes;
             // once one peer is gone the others cannot finish this attempt: stop them at once and restart sooner
-            try (PeerGroup group = starter.start(0, Map.of(ATTEMPT, Integer.toString(attempts.size())), attempt)) {
+            int victim = -1;
+            long grace = o.pauseMs() > 0 ? o.pauseMs() + 15_000 : 0; // a paused peer must run again to see that it was fenced
+            try (PeerGroup group = starter.start(grace, Map.of(ATTEMPT, Integer.toString(attempts.size())), attempt)) {
                 if (kills.size() < o.kills() && attempt.awaitAllStarted(group)
                         && (!o.killAfterACheckpoint() || attempt.awaitACheckpointEverywhere(group))
                         && !group.anyExitWithin(o.killAfterMs() + random.nextLong(o.killSpreadMs()))) {
-                    int victim = random.nextInt(o.peers());
+                    victim = random.nextInt(o.peers());
                     kills.add(System.currentTimeMillis());
                     killAttempt.add(attempts.size() - 1);
-                    group.kill(victim);
-                    say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, kills.size(), o.kills());
+                    if (o.pauseMs() > 0) {
+                        group.pause(victim);
+                        say(out, "[launcher] kill -STOP peer %d for %d ms (pause %d of %d)", victim, o.pauseMs(), kills.size(), o.kills());
+                        ReplicaSupervisor.resumeLater(group, List.of(victim), o.pauseMs(), out);
+                    } else {
+                        group.kill(victim);
+                        say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, kills.size(), o.kills());
+                    }
                 }
                 codes = group.await(DAY_MS);
+            }
+            if (o.pauseMs() > 0 && victim >= 0) {
+                if (codes[victim] != ExitCodes.FENCED) {
+                    say(out, "[launcher] peer %d was paused but exited with status %d, not fenced (%d)", victim, codes[victim],
+                            ExitCodes.FENCED);
+                    return ExitCodes.CHECK_FAILED;
+                }
+                say(out, "[launcher] peer %d stopped fenced after its pause", victim);
             }
             long endedMs = System.currentTimeMillis();
             int worst = 0;

@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * a takeover, and passes takeover announcements on.
  *
  * <p>Messages: PUT (a peer's whole snapshot), ACK, REPLICATED (blocks covered by a peer's
- * replicated snapshot), TAKEOVER (blocks moved to a new host). Each names the job's sequence number;
- * another job's are ignored, garbage fails the job naming the sender.
+ * replicated snapshot), TAKEOVER (blocks moved to a new host). Each names the job's sequence number
+ * and the sender's membership view number; another job's are ignored, and so is anything from a
+ * peer the installed view no longer holds (a fenced peer's snapshots and takeovers never count).
+ * Garbage fails the job naming the sender.
  */
 public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
@@ -47,12 +49,17 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
     private static final long ACK_TIMEOUT_MS = 60_000;
 
-    /** A peer's newest snapshot held here: its checkpoint number, the blocks it covers, its parts. */
-    public record Held(long id, int[] blocks, Map<String, byte[]> parts) { }
+    /** A peer's newest snapshot held here: who sent it, its checkpoint number, the blocks it covers, its parts. */
+    public record Held(int from, long id, int[] blocks, Map<String, byte[]> parts) {
 
-    /** Hears that blocks moved to a new host. */
+        boolean covers(int block) {
+            return Arrays.stream(blocks).anyMatch(b -> b == block);
+        }
+    }
+
+    /** Hears that blocks moved to a new host under a view. */
     public interface TakeoverListener {
-        void movedTo(int dead, int host, long id, int[] blocks);
+        void movedTo(int host, long epoch, int[] blocks);
     }
 
     private final ClusterSession session;
@@ -60,7 +67,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private final int replicas;
     private final int workers;
     private final Consumer<Throwable> onFailure;
-    private volatile TakeoverListener takeovers = (d, h, id, b) -> { };
+    private volatile TakeoverListener takeovers = (h, e, b) -> { };
     private final Map<Integer, Held> held = new ConcurrentHashMap<>();
     private final long[] replicatedCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
@@ -99,7 +106,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     public void write(String jobKey, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
         int[] blocks = blocksOf(parts.keySet());
         WireOut out = new WireOut(64 + parts.values().stream().mapToInt(b -> b.length + 32).sum());
-        out.putByte(PUT).putLong(job).putLong(id).putInt(blocks.length);
+        out.putByte(PUT).putLong(job).putLong(epoch()).putLong(id).putInt(blocks.length);
         for (int b : blocks) {
             out.putInt(b);
         }
@@ -166,7 +173,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         events.publish(new JobEvent.StateReplicated(jobName, session.self(), JobEvents.now(),
                 JobEvents.list(blocks), id, acked));
         WireOut note = new WireOut(32 + 4 * blocks.length);
-        note.putByte(REPLICATED).putLong(job).putInt(session.self()).putLong(id).putInt(blocks.length);
+        note.putByte(REPLICATED).putLong(job).putLong(epoch()).putInt(session.self()).putLong(id).putInt(blocks.length);
         for (int b : blocks) {
             note.putInt(b);
         }
@@ -174,10 +181,14 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         noteReplicated(id, blocks);
     }
 
-    /** The next {@code k} live peers after this one. */
+    /** The next {@code k} members after this one in the installed view. */
     private List<Integer> targets() {
-        List<Integer> live = session.liveAfter(session.self());
+        List<Integer> live = session.view().membersAfter(session.self());
         return live.subList(0, Math.min(replicas, live.size()));
+    }
+
+    private long epoch() {
+        return session.view().epoch();
     }
 
     /** The blocks a snapshot's parts belong to. */
@@ -205,10 +216,21 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return held.get(peer);
     }
 
-    /** Tells every live peer that {@code blocks} of dead peer {@code dead} now run on this peer, from checkpoint {@code id}. */
-    public void announceTakeover(int dead, long id, int[] blocks) {
+    /** The newest copy held here, of any peer, that covers {@code block}; null when none does. */
+    public Held newestCovering(int block) {
+        Held best = null;
+        for (Held h : held.values()) {
+            if (h.covers(block) && (best == null || h.id() > best.id())) {
+                best = h;
+            }
+        }
+        return best;
+    }
+
+    /** Tells every member that {@code blocks} now run on this peer, as view {@code epoch} assigns them. */
+    public void announceTakeover(long epoch, int[] blocks) {
         WireOut out = new WireOut(32 + 4 * blocks.length);
-        out.putByte(TAKEOVER).putLong(job).putInt(dead).putInt(session.self()).putLong(id).putInt(blocks.length);
+        out.putByte(TAKEOVER).putLong(job).putLong(epoch).putInt(session.self()).putInt(blocks.length);
         for (int b : blocks) {
             out.putInt(b);
         }
@@ -261,6 +283,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         if (of != job) {
             return;
         }
+        long epoch = in.getLong();
+        if (!session.view().contains(f.peer())) {
+            LOG.debug("peer {}: ignoring replica message {} of view {} from peer {}, removed by {}", session.self(), kind, epoch, f.peer(),
+                    session.view());
+            return;
+        }
         switch (kind) {
             case PUT -> {
                 long id = in.getLong();
@@ -269,9 +297,9 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 for (int n = in.getCount(8); n > 0; n--) {
                     parts.put(in.getString(), in.getBytes());
                 }
-                held.merge(f.peer(), new Held(id, blocks, parts), (old, now) -> now.id() > old.id() ? now : old);
-                WireOut ack = new WireOut(24);
-                ack.putByte(ACK).putLong(job).putLong(id);
+                held.merge(f.peer(), new Held(f.peer(), id, blocks, parts), (old, now) -> now.id() > old.id() ? now : old);
+                WireOut ack = new WireOut(32);
+                ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id);
                 sendQuietly(f.peer(), ack.buffer());
             }
             case ACK -> {
@@ -296,14 +324,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 }
             }
             case TAKEOVER -> {
-                int dead = in.getInt();
                 int host = in.getInt();
-                long id = in.getLong();
                 int[] blocks = readBlocks(in);
                 if (host != f.peer()) {
                     throw in.malformed("TAKEOVER names host " + host + " but came from peer " + f.peer());
                 }
-                takeovers.movedTo(dead, host, id, blocks);
+                takeovers.movedTo(host, epoch, blocks);
             }
             default -> throw in.malformed("unknown replica message kind " + kind);
         }

@@ -101,7 +101,7 @@ final class ReplicatedState implements FaultTolerance {
         takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
         takeover.events(events);
         replicas.onTakeover(takeover::movedTo);
-        cluster.onPeerLoss(takeover::peerLost);
+        cluster.onPeerLoss(takeover::viewChanged);
         LOG.info("job '{}': replication on, state of peer {} copied every {} ms to {}", config.name(), cluster.self(),
                 config.replicationIntervalMs(), replicas.describe());
     }

@@ -4,6 +4,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobEvent;
 import air.runtime.JobFailedException;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.cluster.MembershipView;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.impl.exec.Checkpointing;
 import air.runtime.impl.exec.JobContext;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -26,16 +28,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a replicated job does on this peer when another is lost. The next live peer after the dead
- * one in rank order takes its blocks over: it builds their tasklets from the newest snapshot of the
- * dead peer it holds, moves the blocks to itself, starts them and tells the others; every peer then
- * sends each moved destination what it logged for it. The dead peer's sources resume from their
- * replicated positions and catch up on barriers; nothing else rolls back. Meters:
- * {@code air.takeover.duration} (loss detected to the taken-over tasklets running), {@code air.takeovers}.
+ * What a replicated job does on this peer when a membership view removes peers. Who owns a block
+ * is a function of the view alone ({@link #owner}): its first peer, or else the first member after
+ * it in ring order; so every survivor agrees, and a block whose new owner was itself lost before
+ * it announced the takeover moves on with the next view instead of being owned by nobody. The
+ * owner builds the tasklets of each block it newly owns from the newest copy here that covers it
+ * (of whichever peer replicated it last), moves the blocks to itself, starts them and tells the
+ * others; every peer then sends each moved destination what it logged for it. The blocks' sources
+ * resume from their replicated positions and catch up on barriers; nothing else rolls back.
+ * Meters: {@code air.takeover.duration} (view installed to the taken-over tasklets running),
+ * {@code air.takeovers}.
  *
- * <p>A takeover the copies cannot support fails the job, saying why: no copy of the dead peer's
- * state here, a copy older than what producers already dropped from their logs, or the loss of a
- * peer after this one had finished its part (its share could no longer be completed).
+ * <p>A takeover the copies cannot support fails the job at once, saying why: no copy of a block's
+ * state here (with one replica, two peers lost within one interval), a copy older than what
+ * producers already dropped from their logs, or a loss after this peer had finished its part.
  */
 final class Takeover {
 
@@ -56,6 +62,8 @@ final class Takeover {
     private final Timer duration;
     private final Counter count;
     private final AtomicInteger restoring = new AtomicInteger();
+    /** The blocks whose tasklets run here (this peer's own and those adopted); guarded by {@code lock}. */
+    private final Set<Integer> hostedHere = new HashSet<>();
     /** Guards {@code finishing} and {@code underWay}: a lock, not a monitor, since the job's joiner (maybe a virtual thread) waits on it. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition settled = lock.newCondition();
@@ -75,6 +83,12 @@ final class Takeover {
         this.duration = Timer.builder("air.takeover.duration").tag("job", config.name())
                 .description("a peer's loss detected to its share running again on another").register(registry);
         this.count = Counter.builder("air.takeovers").tag("job", config.name()).register(registry);
+        this.hostedHere.add(replication.session().self());
+    }
+
+    /** Who owns {@code block} under {@code view}: its first peer while a member, else the first member after it in ring order. */
+    static int owner(MembershipView view, int block) {
+        return view.contains(block) ? block : view.hostAfter(block);
     }
 
     /** Where {@link air.runtime.JobEvent.Takeover} and {@link air.runtime.JobEvent.RunningAgain} go. */
@@ -86,36 +100,53 @@ final class Takeover {
         return replication.session().self();
     }
 
-    /** A peer was lost (on the failure detector's thread). */
-    void peerLost(int dead) {
+    /** A new view removed peers (on the membership's thread, in view order): adopts the blocks it gives this peer. */
+    void viewChanged(MembershipView view, List<Integer> removed) {
         long detected = System.nanoTime();
-        List<Integer> live = replication.session().liveAfter(dead);
-        if (live.isEmpty()) {
-            return;
+        for (int dead : removed) {
+            LOG.warn("job '{}': peer {} lost ({}); peer {} takes over its share from its replicated state", config.name(), dead, view,
+                    owner(view, dead));
         }
-        int host = live.get(0);
-        LOG.warn("job '{}': peer {} lost; peer {} takes over its share from its replicated state", config.name(), dead, host);
-        if (host == self()) {
-            lock.lock();
-            try {
-                if (finishing) {
-                    onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": peer " + dead
-                            + " was lost after this peer had finished its part, so its share can no longer be taken over", null));
-                    return;
+        List<Integer> adopt = new ArrayList<>();
+        lock.lock();
+        try {
+            for (int b = 0; b < view.world(); b++) {
+                if (owner(view, b) == self() && !hostedHere.contains(b)) {
+                    adopt.add(b);
                 }
-                underWay++;
-            } finally {
-                lock.unlock();
             }
-            Thread.ofPlatform().daemon().name(config.name() + "/takeover-" + dead).start(() -> adopt(dead, detected));
+            if (adopt.isEmpty()) {
+                return;
+            }
+            if (finishing) {
+                onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": peer(s) " + removed
+                        + " were lost after this peer had finished its part, so their share can no longer be taken over", null));
+                return;
+            }
+            hostedHere.addAll(adopt);
+            underWay++;
+        } finally {
+            lock.unlock();
         }
+        int[] blocks = adopt.stream().mapToInt(Integer::intValue).toArray();
+        Thread.ofPlatform().daemon().name(config.name() + "/takeover-" + view.epoch()).start(() -> adopt(view, removed, blocks, detected));
     }
 
-    /** Another peer took blocks over (on the replica reader's thread). */
-    void movedTo(int dead, int host, long id, int[] blocks) {
+    /** Another peer took blocks over under view {@code epoch} (on the replica reader's thread). */
+    void movedTo(int host, long epoch, int[] blocks) {
+        MembershipView view = replication.session().view();
+        if (view.epoch() >= epoch) {
+            for (int b : blocks) {
+                if (owner(view, b) != host) {
+                    LOG.warn("job '{}': ignoring peer {}'s takeover of block {} under view {}: {} gives it to peer {}", config.name(), host,
+                            b, epoch, view, owner(view, b));
+                    return;
+                }
+            }
+        }
         replication.placement().move(blocks, host);
-        LOG.info("job '{}': peer {}'s share now runs on peer {} from checkpoint {}; sending it what was logged for it", config.name(),
-                dead, host, id);
+        LOG.info("job '{}': block(s) {} now run on peer {} (view {}); sending it what was logged for them", config.name(),
+                Arrays.toString(blocks), host, epoch);
         Thread.ofPlatform().daemon().name(config.name() + "/resend-to-" + host).start(() -> {
             try {
                 replication.catchUpOutputs();
@@ -125,52 +156,66 @@ final class Takeover {
         });
     }
 
-    private void adopt(int dead, long detected) {
+    private void adopt(MembershipView view, List<Integer> removed, int[] blocks, long detected) {
+        int dead = removed.isEmpty() ? blocks[0] : removed.get(0);
         try {
-            int[] blocks = replication.placement().blocksOn(dead);
-            ReplicaService.Held held = replication.replicas().heldFor(dead);
-            check(dead, blocks, held);
             long interval = config.replicationIntervalMs() * 1_000_000L;
             List<JobGraph> graphs = new ArrayList<>();
             Set<String> parts = new HashSet<>();
             AtomicInteger pending = new AtomicInteger();
+            long newest = 0;
+            List<ReplicaService.Held> copies = new ArrayList<>();
+            for (int b : blocks) {
+                ReplicaService.Held held = copyOf(b);
+                copies.add(held);
+                newest = Math.max(newest, held.id());
+            }
+            long restoredAt = newest;
             Runnable restored = () -> {
                 restoring.decrementAndGet();
                 if (pending.decrementAndGet() == 0) {
-                    LOG.info("job '{}' RUNNING again on peer {}: every tasklet of peer {}'s share back at checkpoint {} after {} ms",
-                            config.name(), self(), dead, held.id(), (System.nanoTime() - detected) / 1_000_000);
+                    LOG.info("job '{}' RUNNING again on peer {}: every tasklet of block(s) {} back at its checkpoint after {} ms",
+                            config.name(), self(), Arrays.toString(blocks), (System.nanoTime() - detected) / 1_000_000);
                     events.publish(new JobEvent.RunningAgain(config.name(), self(), JobEvents.now(),
-                            dead, held.id(), (System.nanoTime() - detected) / 1_000_000));
+                            dead, restoredAt, (System.nanoTime() - detected) / 1_000_000));
                 }
             };
-            for (int b : blocks) {
+            for (int i = 0; i < blocks.length; i++) {
+                ReplicaService.Held held = copies.get(i);
                 graphs.add(JobGraph.build(plan, config, context, replication.session().transport(), part -> {
                     byte[] bytes = held.parts().get(part);
                     if (bytes == null) {
-                        throw new IllegalStateException("the copy of peer " + dead + "'s state at checkpoint " + held.id()
+                        throw new IllegalStateException("the copy of peer " + held.from() + "'s state at checkpoint " + held.id()
                                 + " has no state for tasklet " + part);
                     }
                     pending.incrementAndGet();
                     restoring.incrementAndGet();
                     return new Checkpointing(coordinator, interval, held.id(), bytes, restored);
-                }, new ReplicatedWiring(replication), b, "replication"));
+                }, new ReplicatedWiring(replication), blocks[i], "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
             coordinator.expectMore(parts);
             replication.placement().move(blocks, self());
             starter.start(graphs);
-            replication.replicas().announceTakeover(dead, held.id(), blocks);
+            replication.replicas().announceTakeover(view.epoch(), blocks);
             replication.catchUpOutputs();
             long nanos = System.nanoTime() - detected;
             duration.record(nanos, TimeUnit.NANOSECONDS);
             count.increment();
-            LOG.info("job '{}' TAKEOVER on peer {}: runs peer {}'s block(s) {} from checkpoint {} ({} tasklets), {} ms after the loss",
-                    config.name(), self(), dead, Arrays.toString(blocks), held.id(), parts.size(), nanos / 1_000_000);
-            events.publish(new JobEvent.Takeover(config.name(), self(), JobEvents.now(), dead,
-                    JobEvents.list(blocks), held.id()));
+            LOG.info("job '{}' TAKEOVER on peer {}: runs peer(s) {}'s block(s) {} from checkpoint {} ({} tasklets, {}), {} ms after the "
+                    + "loss", config.name(), self(), removed, Arrays.toString(blocks), newest, parts.size(), view, nanos / 1_000_000);
+            Set<Integer> lost = new TreeSet<>(removed);
+            for (int b : blocks) {
+                if (!view.contains(b)) {
+                    lost.add(b); // a block whose first host died before its takeover was announced: it moved on with this view
+                }
+            }
+            for (int d : lost) {
+                events.publish(new JobEvent.Takeover(config.name(), self(), JobEvents.now(), d, JobEvents.list(blocks), newest));
+            }
         } catch (RuntimeException e) {
             onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": it could not take over "
-                    + "peer " + dead + "'s share: " + e.getMessage(), e));
+                    + "block(s) " + Arrays.toString(blocks) + " of peer(s) " + removed + " (" + view + "): " + e.getMessage(), e));
         } finally {
             lock.lock();
             try {
@@ -182,26 +227,21 @@ final class Takeover {
         }
     }
 
-    private void check(int dead, int[] blocks, ReplicaService.Held held) {
+    /** The newest copy here covering {@code block}, checked against what producers already dropped from their logs. */
+    private ReplicaService.Held copyOf(int block) {
+        ReplicaService.Held held = replication.replicas().newestCovering(block);
         if (held == null) {
-            throw new IllegalStateException("peer " + self() + " holds no copy of its state (replicas=" + config.replicas()
-                    + "): it was lost before its first snapshot was replicated, or two peers were lost within one replication interval");
+            throw new IllegalStateException("peer " + self() + " holds no copy of block " + block + "'s state (replicas="
+                    + config.replicas() + "): it was lost before its first snapshot was replicated, or more peers than replicas were "
+                    + "lost within one replication interval");
         }
-        Set<Integer> covered = new HashSet<>();
-        for (int b : held.blocks()) {
-            covered.add(b);
+        long dropped = replication.replicas().replicatedCut(block);
+        if (held.id() < dropped) {
+            throw new IllegalStateException("its newest copy of block " + block + " here is checkpoint " + held.id() + " (from peer "
+                    + held.from() + ") but producers already dropped what they logged before checkpoint " + dropped
+                    + " (that copy went to a peer since lost)");
         }
-        for (int b : blocks) {
-            if (!covered.contains(b)) {
-                throw new IllegalStateException("its newest copy here (checkpoint " + held.id() + ") does not cover block " + b
-                        + ", which it took over after that copy");
-            }
-            long dropped = replication.replicas().replicatedCut(b);
-            if (held.id() < dropped) {
-                throw new IllegalStateException("its newest copy here is checkpoint " + held.id() + " but producers already dropped "
-                        + "what they logged before checkpoint " + dropped + " (it was replicated to another peer since lost)");
-            }
-        }
+        return held;
     }
 
     /** Whether taken-over tasklets are still restoring their state. */

@@ -1,7 +1,9 @@
 package air.samples.ysb;
 
+import air.launcher.ExitCodes;
 import air.runtime.CheckpointMismatchException;
 import air.runtime.Cluster;
+import air.runtime.PeerFencedException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -59,6 +61,9 @@ public final class YsbMain {
         } catch (CheckpointMismatchException e) {
             System.err.println("ysb: " + e.getMessage());
             return 2;
+        } catch (PeerFencedException e) {
+            System.err.println("ysb: this peer stopped, fenced: " + e.getMessage());
+            return ExitCodes.FENCED;
         } catch (RuntimeException e) {
             System.err.println("ysb: the job failed: " + e.getMessage());
             return 3;

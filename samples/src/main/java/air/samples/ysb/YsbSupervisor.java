@@ -5,6 +5,7 @@ import air.launcher.OutputCheck;
 import air.launcher.RestartSupervisor;
 import java.io.IOException;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code --peers K --checkpoints DIR [--kill N]}: the launcher's {@link RestartSupervisor} over a
@@ -19,12 +20,18 @@ final class YsbSupervisor {
     }
 
     static int run(YsbArgs args, LocalCluster.Spec spec) throws IOException, InterruptedException {
+        return run(args, spec, UnaryOperator.identity());
+    }
+
+    /** The same, with the supervisor's options adjusted (pauses instead of kills). */
+    static int run(YsbArgs args, LocalCluster.Spec spec, UnaryOperator<RestartSupervisor.Options> adjust) throws IOException,
+            InterruptedException {
         YsbFaults faults = args.faults();
-        RestartSupervisor.Options options = RestartSupervisor.Options.of(args.peers(), faults.kills(), faults.killSeed(),
+        RestartSupervisor.Options options = adjust.apply(RestartSupervisor.Options.of(args.peers(), faults.kills(), faults.killSeed(),
                         faults.checkpoints().toString())
                 .withJob(YsbRun.JOB).withMaxRestarts(faults.maxRestarts())
                 .withFinalExitCodes(Set.of(1, 2)) // a wrong result or bad arguments: a restart would not help
-                .withKillAfterACheckpoint(); // every kill tests a recovery from a checkpoint, however slow the first one is
+                .withKillAfterACheckpoint()); // every kill tests a recovery from a checkpoint, however slow the first one is
         return RestartSupervisor.run(LocalCluster.starter(spec), options, () -> outcome(args), spec.output());
     }
 

@@ -2,27 +2,47 @@ package air.runtime.impl.cluster;
 
 import air.channels.MeshAuth;
 import air.channels.Transport;
+import air.runtime.impl.cluster.Membership.Evidence;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.IntConsumer;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One peer's membership in a cluster: its transport, control plane and heartbeats, and the job it
- * is running (one at a time). Every blocking wait here also watches for a lost peer or an abort,
- * so no peer waits forever for one that died.
+ * One peer's membership in a cluster: its transport, control plane and heartbeats, the agreed
+ * {@link Membership} views, and the job it is running (one at a time). Every blocking wait here
+ * also watches for a lost peer or an abort, so no peer waits forever for one that died; a wait
+ * without a deadline (the end of a job) says every half minute whom it is still waiting for.
  */
 public final class ClusterSession implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterSession.class);
     private static final long POLL_MS = 50;
+    /** How long a missing quorum that rests on broken links waits for the liveness verdict on those peers. */
+    private static final long LINK_GRACE_MS = 1_000;
+    private static final long STILL_WAITING_MS = 30_000;
+
+    /** What the running job hears from the session: a failure, or that this peer was fenced. */
+    public interface JobFailures {
+        void failed(String why);
+
+        void fenced(String why);
+    }
+
+    /** The running replicated job's handling of a new view that removed peers (it takes their shares over). */
+    public interface PeerLossHandler {
+        void viewChanged(MembershipView view, List<Integer> removed);
+    }
 
     private final Transport transport;
     private final ControlPlane control;
@@ -30,17 +50,20 @@ public final class ClusterSession implements AutoCloseable {
     private final long startupTimeoutMs;
     private final AtomicLong sequence = new AtomicLong();
     private volatile long currentJob = -1;
-    private volatile Consumer<String> jobFailure;
+    private volatile JobFailures jobFailure;
     private volatile String lost;
     private volatile String abortedBy;
     private final PeerLiveness liveness;
     private final String livenessBind;
     private final String advertise;
     private final MeshAuth auth;
-    /** Peers lost while a replicated job ran: the others go on without them. */
-    private final AtomicIntegerArray gone; // 1: lost; read on every remote send under replication
+    /** Peers removed by an installed view: the others go on without them. */
+    private final AtomicIntegerArray gone; // 1: removed; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
-    private volatile IntConsumer peerLossHandler;
+    private volatile PeerLossHandler peerLossHandler;
+    private final Membership membership;
+    /** When this world formed, by rank 0's clock: orders the owners of a sink's output across restarts. */
+    private long incarnation = System.currentTimeMillis();
 
     /**
      * {@code livenessBind}: the interface the liveness connections listen on ({@code AIR_BIND}; null:
@@ -55,7 +78,14 @@ public final class ClusterSession implements AutoCloseable {
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
         this.gone = new AtomicIntegerArray(transport.peers());
-        this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onLost);
+        this.membership = new Membership(transport.self(), transport.peers(), new ControlMessenger(), new MembershipEvents(),
+                (ms, check) -> Thread.ofPlatform().daemon().name("air-membership-recheck").start(() -> {
+                    LockSupport.parkNanos(ms * 1_000_000L); // a timer: the grace before a missing quorum fences this peer
+                    check.run();
+                }), LINK_GRACE_MS);
+        this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onSuspected);
+        monitor.onPaused(membership::fenceSelf);
+        control.onMembership(this::onMembershipMessage);
         this.liveness = startLiveness();
     }
 
@@ -68,8 +98,11 @@ public final class ClusterSession implements AutoCloseable {
             String bind = livenessBind;
             PeerLiveness l = new PeerLiveness(self(), bind == null ? InetAddress.getLoopbackAddress()
                     : InetAddress.getByName(bind), advertise, auth, monitor::processGone);
-            control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), new byte[0]);
+            control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), ByteBuffer.allocate(8).putLong(incarnation).array());
             ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
+            if (self() != 0) {
+                incarnation = ByteBuffer.wrap(hello[0].bytes()).getLong(); // rank 0's clock names this world
+            }
             String[] addresses = new String[peers()];
             for (int p = 0; p < peers(); p++) {
                 addresses[p] = p == self() ? l.address() : hello[p].text();
@@ -102,18 +135,114 @@ public final class ClusterSession implements AutoCloseable {
         return transport.peers();
     }
 
-    private void onLost(int peer, String detail) {
-        String why = "peer " + peer + " lost: " + detail;
-        IntConsumer handler = peerLossHandler;
-        if (handler != null) {
-            gone.set(peer, 1);
-            handler.accept(peer);
-            return;
+    /** The failure detector suspects peers: the membership decides; a job that is not replicated fails at once. */
+    private void onSuspected(Map<Integer, String> peers, Evidence evidence) {
+        membership.suspect(peers, evidence);
+        if (peerLossHandler == null && membership.fencedBecause() == null) {
+            Map.Entry<Integer, String> first = peers.entrySet().iterator().next();
+            lostPeer("peer " + first.getKey() + " lost: " + first.getValue());
         }
+    }
+
+    private void lostPeer(String why) {
         if (lost == null) {
             lost = why;
         }
         fail(why);
+    }
+
+    private void onMembershipMessage(ControlPlane.Message m) {
+        if (m.kind() == ControlPlane.Kind.VIEW) {
+            membership.onView(m.peer(), MembershipView.readFrom(new WireIn(ByteBuffer.wrap(m.bytes()), m.peer()), peers()));
+        } else {
+            WireIn in = new WireIn(ByteBuffer.wrap(m.bytes()), m.peer());
+            int suspect = in.getInt();
+            if (suspect < 0 || suspect >= peers()) {
+                throw in.malformed("a suspicion of rank " + suspect + " in a world of " + peers());
+            }
+            membership.onSuspicion(m.peer(), m.job(), suspect, m.text());
+        }
+    }
+
+    /** Views and suspicions travel on the control channel; a send to a peer that is gone is dropped. */
+    private final class ControlMessenger implements Membership.Messenger {
+        @Override
+        public void sendView(int to, MembershipView view) {
+            WireOut out = new WireOut(32 + 4 * view.size());
+            view.writeTo(out);
+            sendQuietly(to, ControlPlane.Kind.VIEW, view.epoch(), "", out);
+        }
+
+        @Override
+        public void sendSuspicion(int to, long epoch, int suspect, String why) {
+            sendQuietly(to, ControlPlane.Kind.SUSPECT, epoch, why, new WireOut(8).putInt(suspect));
+        }
+
+        private void sendQuietly(int to, ControlPlane.Kind kind, long epoch, String text, WireOut bytes) {
+            ByteBuffer b = bytes.buffer();
+            byte[] raw = new byte[b.remaining()];
+            b.get(raw);
+            try {
+                control.send(to, kind, epoch, text, raw);
+            } catch (RuntimeException e) {
+                LOG.debug("{} to peer {} not sent: {}", kind, to, e.getMessage());
+            }
+        }
+    }
+
+    /** What an installed view or a fence means for this session and its job. */
+    private final class MembershipEvents implements Membership.Listener {
+        @Override
+        public void installed(MembershipView view, List<Integer> removed, Map<Integer, String> why) {
+            for (int p : removed) {
+                gone.set(p, 1);
+                monitor.forget(p, "removed by " + view);
+            }
+            PeerLossHandler handler = peerLossHandler;
+            if (handler != null) {
+                handler.viewChanged(view, removed);
+            } else if (!removed.isEmpty()) {
+                lostPeer("peer " + removed.get(0) + " lost: " + why.get(removed.get(0)));
+            }
+        }
+
+        @Override
+        public void fenced(String why) {
+            if (lost == null) {
+                lost = why;
+            }
+            JobFailures f = jobFailure;
+            if (f != null) {
+                f.fenced(why);
+            }
+        }
+    }
+
+    /** The membership view installed here. */
+    public MembershipView view() {
+        return membership.view();
+    }
+
+    /** Why this peer was fenced (declared lost by the others, or without a quorum), or null. */
+    public String fencedBecause() {
+        return membership.fencedBecause();
+    }
+
+    /**
+     * Why this peer is fenced, checking first whether it was just paused past the failure timeout
+     * (a job that failed right after a pause failed because of it); null while it is a member.
+     */
+    public String fencedAfterPause() {
+        monitor.pausedPastTimeout();
+        return membership.fencedBecause();
+    }
+
+    /**
+     * Who owns a part of the output written here now, as (this world's start by rank 0's clock, view
+     * number), compared in that order: an owner with a lower pair was fenced or belongs to an earlier world.
+     */
+    public long[] ownerEpoch() {
+        return new long[] {incarnation, membership.view().epoch()};
     }
 
     /** Whether {@code peer} was lost while a replicated job ran (the others carry on without it). */
@@ -137,13 +266,17 @@ public final class ClusterSession implements AutoCloseable {
      * While the current job runs, a lost peer goes to {@code handler} instead of failing the job
      * (replication takes over its share); null restores the default.
      */
-    public void onPeerLoss(IntConsumer handler) {
+    public void onPeerLoss(PeerLossHandler handler) {
         peerLossHandler = handler;
     }
 
 
 
     private void onAbort(ControlPlane.Message m) {
+        if (isGone(m.peer())) {
+            LOG.warn("peer {}: ignoring an abort from peer {}, which {} removed: {}", self(), m.peer(), membership.view(), m.text());
+            return;
+        }
         if (m.job() == currentJob) {
             abortedBy = "peer " + m.peer() + " failed: " + m.text();
             fail(abortedBy);
@@ -151,14 +284,14 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     private void fail(String why) {
-        Consumer<String> f = jobFailure;
+        JobFailures f = jobFailure;
         if (f != null) {
-            f.accept(why);
+            f.failed(why);
         }
     }
 
     /** Starts a job: every peer must present the same plan fingerprint. Returns the job's sequence number. */
-    public long beginJob(String fingerprint, Consumer<String> onFailure) throws InterruptedException {
+    public long beginJob(String fingerprint, JobFailures onFailure) throws InterruptedException {
         checkUsable();
         if (currentJob != -1) {
             throw new IllegalStateException("peer " + self() + " is already running a cluster job; run them one after another");
@@ -222,6 +355,7 @@ public final class ClusterSession implements AutoCloseable {
     /** The next such message, or null when a peer was lost under replication meanwhile (the caller re-checks). */
     private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, boolean[] heard, String what)
             throws InterruptedException {
+        long nextNote = System.currentTimeMillis() + STILL_WAITING_MS;
         while (true) {
             checkUsable();
             if (abortedBy != null) {
@@ -231,17 +365,28 @@ public final class ClusterSession implements AutoCloseable {
             if (m != null || !missingFrom(heard)) {
                 return m;
             }
-            if (System.currentTimeMillis() > deadline) {
-                List<Integer> missing = new ArrayList<>();
-                for (int p = 0; p < heard.length; p++) {
-                    if (!heard[p]) {
-                        missing.add(p);
-                    }
-                }
+            long now = System.currentTimeMillis();
+            if (now > nextNote) {
+                nextNote = now + STILL_WAITING_MS;
+                LOG.warn("peer {} still waits to {} for peer(s) {} ({}; each is a member still sending heartbeats)", self(), what,
+                        missing(heard), membership.view());
+            }
+            if (now > deadline) {
+                List<Integer> missing = missing(heard);
                 throw new IllegalStateException("peer " + self() + " waited " + startupTimeoutMs + " ms to " + what
                         + " but peer(s) " + missing + " never answered");
             }
         }
+    }
+
+    private List<Integer> missing(boolean[] heard) {
+        List<Integer> missing = new ArrayList<>();
+        for (int p = 0; p < heard.length; p++) {
+            if (!heard[p] && !isGone(p)) {
+                missing.add(p);
+            }
+        }
+        return missing;
     }
 
     /** After the local part of a job finished: waits until every peer's part has, or one fails. */
@@ -307,6 +452,10 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     private void checkUsable() {
+        String fence = membership.fencedBecause();
+        if (fence != null) {
+            throw new IllegalStateException(fence);
+        }
         if (lost != null) {
             throw new IllegalStateException("the cluster is broken: " + lost);
         }

@@ -17,14 +17,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The only reader of the CONTROL channel: decodes typed messages and queues them per (kind, job),
- * except aborts, which go straight to the listener. Messages: PLAN (a plan fingerprint), ABORT
- * (a peer's job failed, with why), DONE (a peer finished its part), GATHER (bytes for rank 0), HELLO (a peer's liveness address).
+ * except aborts and membership messages, which go straight to their listeners. Messages: PLAN (a
+ * plan fingerprint), ABORT (a peer's job failed, with why), DONE (a peer finished its part), GATHER
+ * (bytes for rank 0), HELLO (a peer's liveness address), VIEW (a numbered membership view, in the
+ * bytes), SUSPECT (a peer its sender suspects, reported to the coordinator; the job field holds the
+ * sender's view number).
  */
 public final class ControlPlane implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
-    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO }
+    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO, VIEW, SUSPECT }
 
     /** One control message from a peer. */
     public record Message(int peer, Kind kind, long job, String text, byte[] bytes) { }
@@ -32,6 +35,7 @@ public final class ControlPlane implements AutoCloseable {
     private final Transport transport;
     private final ConcurrentHashMap<String, LinkedBlockingQueue<Message>> queues = new ConcurrentHashMap<>();
     private final Consumer<Message> onAbort;
+    private volatile Consumer<Message> onMembership = m -> { };
     private final Consumer<RuntimeException> onGarbage;
     private final Thread reader;
     private volatile boolean closed;
@@ -77,7 +81,16 @@ public final class ControlPlane implements AutoCloseable {
         return new Message(f.peer(), kind, job, text, bytes);
     }
 
+    /** Where VIEW and SUSPECT messages go (they are not queued). */
+    public void onMembership(Consumer<Message> listener) {
+        onMembership = listener;
+    }
+
     private void dispatch(Message m) {
+        if (m.kind == Kind.VIEW || m.kind == Kind.SUSPECT) {
+            onMembership.accept(m);
+            return;
+        }
         if (m.kind == Kind.ABORT) {
             onAbort.accept(m);
         }

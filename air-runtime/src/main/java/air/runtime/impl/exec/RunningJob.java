@@ -7,6 +7,7 @@ import air.runtime.JobFailedException;
 import air.runtime.JobStatus;
 import air.runtime.JobSummary;
 import air.runtime.JvmFlags;
+import air.runtime.PeerFencedException;
 import air.runtime.ft.FaultTolerance;
 import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
@@ -125,8 +126,18 @@ public final class RunningJob implements Job {
         KeyTypeCheck.requireStableKeys(plan, config);
         String fingerprint = PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
-            return cluster.beginJob(fingerprint, why -> context.fail(new JobFailedException(
-                    "job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null)));
+            return cluster.beginJob(fingerprint, new ClusterSession.JobFailures() {
+                @Override
+                public void failed(String why) {
+                    context.fail(new JobFailedException("job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null));
+                }
+
+                @Override
+                public void fenced(String why) {
+                    context.fail(new PeerFencedException("job '" + config.name() + "' stopped on peer " + cluster.self() + ": " + why));
+                    context.cancelNow(); // sinks first: every tasklet is interrupted and unwinds before it writes again
+                }
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the peers agreed on the plan", e);
@@ -142,6 +153,9 @@ public final class RunningJob implements Job {
             t.start();
         }
     }
+
+    /** The job failed, then this peer found it had been paused past the failure timeout: how it ended, fenced. */
+    private volatile PeerFencedException fencedAfterFailure;
 
     /** Replication: the receivers of remote items, joined after the finish barrier. */
     private final List<Thread> receiverThreads = new ArrayList<>();
@@ -221,8 +235,10 @@ public final class RunningJob implements Job {
         } finally {
             joinLock.unlock();
         }
-        Throwable failure = context.failure();
-        if (failure instanceof JobFailedException jfe) {
+        Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
+        if (failure instanceof PeerFencedException fenced) {
+            throw new PeerFencedException(fenced.getMessage()); // thrown here, with the joiner's stack
+        } else if (failure instanceof JobFailedException jfe) {
             throw new JobFailedException(jfe.getMessage(), jfe.getCause());
         } else if (failure != null) {
             throw new JobFailedException("job '" + name() + "' failed: " + failure, failure);
@@ -299,6 +315,15 @@ public final class RunningJob implements Job {
     private void leaveClusterJob() {
         try {
             Throwable failure = context.failure();
+            if (failure != null && !(failure instanceof PeerFencedException) && cluster.fencedAfterPause() != null) {
+                // it failed because it was paused past the failure timeout: the others removed it, so it is fenced
+                failure = new PeerFencedException("job '" + name() + "' stopped on peer " + cluster.self() + ": "
+                        + cluster.fencedBecause() + " (its part had failed meanwhile: " + failure.getMessage() + ")");
+                fencedAfterFailure = (PeerFencedException) failure;
+            }
+            if (failure instanceof PeerFencedException) {
+                return; // the others go on without this peer: it must not abort their job
+            }
             if (failure != null || context.isCancelled()) {
                 cluster.abortAll(clusterJob, failure != null ? failure.getMessage() : "cancelled");
                 return;
@@ -317,7 +342,7 @@ public final class RunningJob implements Job {
     }
 
     private void finish() {
-        Throwable failure = context.failure();
+        Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
         if (failure != null) {
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.FAILED;
