@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The launcher's end of the event channel: a loopback socket each peer connects to once
+ * The launcher's end of the event channel: a loopback socket (or one on the address of
+ * {@link PeerHosts#launcherAddress}) each peer connects to once
  * ({@link PeerReporter}); one reader thread per connection decodes its {@link EventLine}s and hands
  * them on, in the order each peer sent them. {@link #drain} returns once every event of peers that
  * have exited has been handed on.
@@ -33,7 +34,12 @@ final class EventServer implements AutoCloseable {
     private volatile boolean closed;
 
     EventServer(Consumer<PeerEvent> sink, Consumer<String> complaints) throws IOException {
-        this.server = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
+        this(InetAddress.getLoopbackAddress(), sink, complaints);
+    }
+
+    /** Listens on a free port of {@code bind} (an address every peer's host reaches). */
+    EventServer(InetAddress bind, Consumer<PeerEvent> sink, Consumer<String> complaints) throws IOException {
+        this.server = new ServerSocket(0, 256, bind);
         this.sink = sink;
         this.complaints = complaints;
         this.acceptor = Thread.ofPlatform().daemon().name("air-launcher-events").start(this::acceptLoop);

@@ -9,14 +9,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,10 +40,10 @@ import java.util.function.Consumer;
  */
 public final class LocalCluster implements PeerGroup {
 
-    /** What to start. */
+    /** What to start; {@code hosts} null: every peer on this machine, meeting on loopback. */
     public record Spec(int peers, String mainClass, List<String> args, List<String> jvmOptions, String classpath,
                        long failureGraceMs, Consumer<String> output, Map<String, String> environment,
-                       Consumer<PeerEvent> events) {
+                       Consumer<PeerEvent> events, PeerHosts hosts) {
 
         public Spec {
             if (peers < 1) {
@@ -58,31 +61,40 @@ public final class LocalCluster implements PeerGroup {
         /** The current JVM's class path and this JVM's stdout; events are dropped. */
         public static Spec of(int peers, String mainClass, List<String> args) {
             return new Spec(peers, mainClass, args, List.of(), System.getProperty("java.class.path"), 10_000, System.out::println,
-                    Map.of(), e -> { });
+                    Map.of(), e -> { }, null);
         }
 
         public Spec withJvmOptions(List<String> options) {
-            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output, environment, events);
+            return new Spec(peers, mainClass, args, options, classpath, failureGraceMs, output, environment, events, hosts);
         }
 
         public Spec withOutput(Consumer<String> sink) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink, environment, events);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, sink, environment, events, hosts);
         }
 
         public Spec withFailureGraceMs(long ms) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output, environment, events);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, ms, output, environment, events, hosts);
         }
 
         /** Extra environment variables for every peer. */
         public Spec withEnvironment(Map<String, String> variables) {
             Map<String, String> all = new HashMap<>(environment);
             all.putAll(variables);
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all, events);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, all, events, hosts);
         }
 
         /** Where the peers' events go (on the launcher's reader threads, in each peer's order). */
         public Spec withEvents(Consumer<PeerEvent> consumer) {
-            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, environment, consumer);
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, environment, consumer, hosts);
+        }
+
+        /**
+         * Each peer on a host of its own ({@link PeerHosts}): the rendezvous and the event channel
+         * listen on the hosts' launcher address, and a peer can be cut off the network
+         * ({@link LocalCluster#cut}).
+         */
+        public Spec withHosts(PeerHosts where) {
+            return new Spec(peers, mainClass, args, jvmOptions, classpath, failureGraceMs, output, environment, events, where);
         }
     }
 
@@ -100,6 +112,8 @@ public final class LocalCluster implements PeerGroup {
     /** The shared secret of this run's peers ({@link MeshAuth}), unless the spec's environment names one. */
     private final String secret = MeshAuth.randomSecret();
     private final EventServer events;
+    /** The ranks whose hosts are cut off the network now. */
+    private final Set<Integer> cut = new HashSet<>();
 
     private LocalCluster(Spec spec, Rendezvous rendezvous, Path mpjHome, EventServer events) {
         this.spec = spec;
@@ -108,14 +122,18 @@ public final class LocalCluster implements PeerGroup {
         this.events = events;
     }
 
-    /** Starts the peers; they find each other through a rendezvous on a free loopback port. */
+    /**
+     * Starts the peers; they find each other through a rendezvous on a free loopback port (on a
+     * free port of the hosts' launcher address when the spec names {@link PeerHosts}).
+     */
     public static LocalCluster start(Spec spec) throws IOException {
-        Rendezvous rv = Rendezvous.onLoopback(spec.peers());
+        InetAddress listen = spec.hosts() == null ? InetAddress.getLoopbackAddress() : spec.hosts().launcherAddress();
+        Rendezvous rv = Rendezvous.listen(listen, 0, spec.peers());
         Path home = null;
         EventServer events;
         try {
             home = QuietMpjHome.create();
-            events = new EventServer(spec.events(), spec.output());
+            events = new EventServer(listen, spec.events(), spec.output());
         } catch (IOException | RuntimeException e) {
             rv.close();
             if (home != null) {
@@ -144,12 +162,20 @@ public final class LocalCluster implements PeerGroup {
         cmd.add(spec.classpath());
         cmd.add(spec.mainClass());
         cmd.addAll(spec.args());
+        String meet = "127.0.0.1";
+        if (spec.hosts() != null) {
+            cmd = spec.hosts().command(rank, cmd);
+            meet = spec.hosts().launcherAddress().getHostAddress();
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putAll(PeerEnvironment.variables(rank, spec.peers(), "127.0.0.1", rendezvous.port()));
+        pb.environment().putAll(PeerEnvironment.variables(rank, spec.peers(), meet, rendezvous.port()));
         pb.environment().put("MPJ_HOME", mpjHome.toString());
         pb.environment().put(PeerReporter.EVENTS, events.address());
         // a secret of this run's own: AIR's meshes (TCP, liveness) refuse connections that cannot prove it
         pb.environment().put(MeshAuth.SECRET, secret);
+        if (spec.hosts() != null) {
+            pb.environment().putAll(spec.hosts().environment());
+        }
         pb.environment().putAll(spec.environment());
         Process p = pb.start();
         processes.add(p);
@@ -213,6 +239,30 @@ public final class LocalCluster implements PeerGroup {
     @Override
     public void resume(int rank) {
         signal(rank, "CONT");
+    }
+
+    /** Cuts peer {@code rank}'s host off the network until {@link #heal} (or {@link #close}); needs {@link PeerHosts}. */
+    @Override
+    public void cut(int rank) {
+        synchronized (cut) {
+            cut.add(rank);
+        }
+        hosts().cut(rank);
+    }
+
+    @Override
+    public void heal(int rank) {
+        hosts().heal(rank);
+        synchronized (cut) {
+            cut.remove(rank);
+        }
+    }
+
+    private PeerHosts hosts() {
+        if (spec.hosts() == null) {
+            throw new UnsupportedOperationException("peers on this machine's loopback cannot be cut off the network: give the spec PeerHosts");
+        }
+        return spec.hosts();
     }
 
     /** Sends a signal with {@code kill(1)}: the JDK can only terminate a process, not stop or continue it. */
@@ -296,12 +346,27 @@ public final class LocalCluster implements PeerGroup {
                 break;
             }
         }
+        List<Integer> stillCut;
+        synchronized (cut) {
+            stillCut = List.copyOf(cut);
+        }
+        RuntimeException healing = null;
+        for (int rank : stillCut) {
+            try {
+                heal(rank); // the hosts are whole again for whatever runs on them next
+            } catch (RuntimeException e) {
+                healing = healing == null ? e : healing;
+            }
+        }
         rendezvous.close();
         events.close();
         try {
             QuietMpjHome.delete(mpjHome);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        if (healing != null) {
+            throw healing;
         }
     }
 

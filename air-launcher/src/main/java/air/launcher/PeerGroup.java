@@ -21,6 +21,19 @@ public interface PeerGroup extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resume a peer");
     }
 
+    /**
+     * Cuts peer {@code rank}'s host off the network (a partition: the peer runs on but reaches
+     * nobody, and nobody reaches it), until {@link #heal}.
+     */
+    default void cut(int rank) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot cut a peer off the network");
+    }
+
+    /** Connects a cut peer's host again; harmless for one that is not cut (or has exited). */
+    default void heal(int rank) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot heal a peer's link");
+    }
+
     /** Waits up to {@code timeoutMs} for any peer to exit; true if one did. */
     boolean anyExitWithin(long timeoutMs) throws InterruptedException;
 

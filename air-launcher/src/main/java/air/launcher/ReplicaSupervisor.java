@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * strike is a {@code kill -9}, or a {@code kill -STOP} for a while then {@code kill -CONT} (a long
  * GC pause, a VM stall): the others declare the paused peer lost and take its share over, and when
  * it runs again it must stop by itself, fenced ({@link ExitCodes#FENCED}), never writing beside its
- * successor; {@link Fault#together} victims at once test losses within one replication interval.
+ * successor; or a partition ({@link Fault#partition}): the victim's host is cut off the network
+ * for a while, the victim runs on alone, and it too must stop fenced, with the same takeover by
+ * the others; {@link Fault#together} victims at once test losses within one replication interval.
  * It decides only from the peers' {@link PeerEvent}s. The first strike waits until every peer
  * reported {@link JobEvent.Started} and a {@link JobEvent.StateReplicated} of its own block on its
  * next live peers; each further strike waits for the victims' {@link JobEvent.Takeover} and until
@@ -80,15 +82,24 @@ public final class ReplicaSupervisor {
         }
     }
 
-    /** What one strike does: {@code kill -9}, or {@code kill -STOP} for {@code pauseMs} then {@code kill -CONT}; to {@code together} peers. */
-    public record Fault(long pauseMs, int together) {
+    /**
+     * What one strike does: {@code kill -9}; or {@code kill -STOP} for {@code pauseMs} then
+     * {@code kill -CONT}; or a partition, the victim's host cut off the network for
+     * {@code partitionMs} then connected again ({@link PeerGroup#cut}); to {@code together} peers.
+     */
+    public record Fault(long pauseMs, int together, long partitionMs) {
 
-        public static final Fault KILL = new Fault(0, 1);
+        public static final Fault KILL = new Fault(0, 1, 0);
 
         public Fault {
-            if (pauseMs < 0 || together < 1) {
-                throw new IllegalArgumentException("bad fault: pauseMs=" + pauseMs + " together=" + together);
+            if (pauseMs < 0 || together < 1 || partitionMs < 0 || pauseMs > 0 && partitionMs > 0) {
+                throw new IllegalArgumentException("bad fault: pauseMs=" + pauseMs + " together=" + together + " partitionMs=" + partitionMs);
             }
+        }
+
+        /** A kill or a pause. */
+        public Fault(long pauseMs, int together) {
+            this(pauseMs, together, 0);
         }
 
         /** Pauses instead of killing: each victim is stopped for {@code ms}, then runs again (and must stop, fenced). */
@@ -96,16 +107,46 @@ public final class ReplicaSupervisor {
             if (ms < 1) {
                 throw new IllegalArgumentException("a pause lasts at least 1 ms, was " + ms);
             }
-            return new Fault(ms, 1);
+            return new Fault(ms, 1, 0);
+        }
+
+        /**
+         * Partitions instead of killing: each victim's host is cut off the network for {@code ms},
+         * then connected again; the victim runs on alone, and must stop, fenced.
+         */
+        public static Fault partition(long ms) {
+            if (ms < 1) {
+                throw new IllegalArgumentException("a partition lasts at least 1 ms, was " + ms);
+            }
+            return new Fault(0, 1, ms);
         }
 
         /** Strikes {@code n} distinct live peers at once. */
         public Fault together(int n) {
-            return new Fault(pauseMs, n);
+            return new Fault(pauseMs, n, partitionMs);
         }
 
         public boolean pauses() {
             return pauseMs > 0;
+        }
+
+        public boolean partitions() {
+            return partitionMs > 0;
+        }
+
+        /** Whether the victims live on (paused or cut off) and must stop by themselves, fenced. */
+        boolean fences() {
+            return pauses() || partitions();
+        }
+
+        /** How long a pause or partition lasts (0 for a kill). */
+        long lastsMs() {
+            return pauseMs + partitionMs;
+        }
+
+        /** "pause", "partition" or "kill". */
+        String noun() {
+            return pauses() ? "pause" : partitions() ? "partition" : "kill";
         }
     }
 
@@ -203,7 +244,8 @@ public final class ReplicaSupervisor {
         List<Long> takeoverMs = new ArrayList<>();
         List<Set<Integer>> victimBlocks = new ArrayList<>();
         Set<Integer> live = new HashSet<>();
-        Set<Integer> paused = new HashSet<>();
+        Set<Integer> paused = new HashSet<>(); // paused or cut off: each must stop fenced
+        List<Thread> restorers = new ArrayList<>();
         Map<Integer, Set<Integer>> blocksOn = new HashMap<>();
         for (int p = 0; p < o.peers(); p++) {
             live.add(p);
@@ -233,9 +275,9 @@ public final class ReplicaSupervisor {
                     live.remove(victim);
                     struck.addAll(blocksOn.get(victim));
                 }
-                if (o.fault().pauses()) {
+                if (o.fault().fences()) {
                     paused.addAll(victims);
-                    resumeLater(group, victims, o.fault().pauseMs(), out);
+                    restorers.add(restoreLater(group, victims, o.fault().lastsMs(), o.fault().partitions(), out));
                 }
                 victimBlocks.add(Set.copyOf(struck));
                 ok = watch.await(group, live, () -> victims.stream().allMatch(v -> watch.takeoverOf(v) != null));
@@ -255,6 +297,9 @@ public final class ReplicaSupervisor {
                 ready = System.currentTimeMillis();
             }
             codes = group.await(DAY_MS);
+            for (Thread t : restorers) {
+                t.join(); // every pause or partition ended (at most its own length from now) before the group closes
+            }
         }
         for (int p : live) {
             if (codes[p] == ExitCodes.FENCED && watch.takeoverOf(p) != null) {
@@ -276,11 +321,11 @@ public final class ReplicaSupervisor {
         }
         for (int p : paused) {
             if (codes[p] != ExitCodes.FENCED) {
-                RestartSupervisor.say(out, "[launcher] peer %d was paused and declared lost but exited with status %d, not fenced (%d)", p,
-                        codes[p], ExitCodes.FENCED);
+                RestartSupervisor.say(out, "[launcher] peer %d was %s and declared lost but exited with status %d, not fenced (%d)", p,
+                        o.fault().partitions() ? "cut off" : "paused", codes[p], ExitCodes.FENCED);
                 return ExitCodes.CHECK_FAILED;
             }
-            RestartSupervisor.say(out, "[launcher] peer %d stopped fenced after its pause; peer %d runs its share", p,
+            RestartSupervisor.say(out, "[launcher] peer %d stopped fenced after its %s; peer %d runs its share", p, o.fault().noun(),
                     watch.takeoverOf(p).host());
         }
         boolean exact = report(o, kills, takeoverMs, victimBlocks, watch.restored(), check, out);
@@ -297,18 +342,31 @@ public final class ReplicaSupervisor {
             group.pause(victim);
             RestartSupervisor.say(out, "[launcher] kill -STOP peer %d for %d ms (pause %d of %d)", victim, o.fault().pauseMs(), number,
                     o.kills());
+        } else if (o.fault().partitions()) {
+            group.cut(victim);
+            RestartSupervisor.say(out, "[launcher] cut peer %d's host off the network for %d ms (partition %d of %d)", victim,
+                    o.fault().partitionMs(), number, o.kills());
         } else {
             group.kill(victim);
             RestartSupervisor.say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, number, o.kills());
         }
     }
 
-    /** Lets paused peers run again after {@code ms}, on a timer thread of its own. */
-    static void resumeLater(PeerGroup group, List<Integer> victims, long ms, Consumer<String> out) {
-        Thread.ofPlatform().daemon().name("air-launcher-resume").start(() -> {
-            LockSupport.parkNanos(ms * 1_000_000L); // the pause itself: nothing waits on this thread
+    /**
+     * Lets paused peers run again (or connects cut-off peers' hosts again, {@code partition}) after
+     * {@code ms}, on a timer thread of its own, which it returns: joining it waits out the fault.
+     */
+    static Thread restoreLater(PeerGroup group, List<Integer> victims, long ms, boolean partition, Consumer<String> out) {
+        return Thread.ofPlatform().daemon().name(partition ? "air-launcher-heal" : "air-launcher-resume").start(() -> {
+            long until = System.nanoTime() + ms * 1_000_000L;
+            for (long left = ms * 1_000_000L; left > 0; left = until - System.nanoTime()) {
+                LockSupport.parkNanos(left); // the fault itself: nothing waits on this thread but the end of the run
+            }
             for (int v : victims) {
-                if (group.isAlive(v)) {
+                if (partition) {
+                    group.heal(v); // whether or not the peer still runs: its host is whole again
+                    RestartSupervisor.say(out, "[launcher] connected peer %d's host again%s", v, group.isAlive(v) ? "" : " (the peer has exited)");
+                } else if (group.isAlive(v)) {
                     group.resume(v);
                     RestartSupervisor.say(out, "[launcher] kill -CONT peer %d", v);
                 }

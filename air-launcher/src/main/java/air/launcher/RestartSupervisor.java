@@ -41,12 +41,15 @@ public final class RestartSupervisor {
      * @param killAfterMs    a kill lands this long after every peer started, plus a seeded random part of {@code killSpreadMs}
      */
     public record Options(int peers, String job, int kills, long killSeed, int maxRestarts, Set<Integer> finalExitCodes,
-                          String checkpoints, long killAfterMs, long killSpreadMs, boolean killAfterACheckpoint, long pauseMs) {
+                          String checkpoints, long killAfterMs, long killSpreadMs, boolean killAfterACheckpoint, long pauseMs,
+                          long partitionMs) {
 
         public Options {
-            if (peers < 1 || kills < 0 || maxRestarts < 0 || killAfterMs < 0 || killSpreadMs < 1 || pauseMs < 0) {
+            if (peers < 1 || kills < 0 || maxRestarts < 0 || killAfterMs < 0 || killSpreadMs < 1 || pauseMs < 0 || partitionMs < 0
+                    || pauseMs > 0 && partitionMs > 0) {
                 throw new IllegalArgumentException("bad supervisor options: peers=" + peers + " kills=" + kills + " maxRestarts="
-                        + maxRestarts + " killAfterMs=" + killAfterMs + " killSpreadMs=" + killSpreadMs);
+                        + maxRestarts + " killAfterMs=" + killAfterMs + " killSpreadMs=" + killSpreadMs + " pauseMs=" + pauseMs
+                        + " partitionMs=" + partitionMs);
             }
             finalExitCodes = Set.copyOf(finalExitCodes);
             Objects.requireNonNull(checkpoints, "checkpoints");
@@ -54,22 +57,22 @@ public final class RestartSupervisor {
 
         /** {@code kills} kills, at most {@code kills + 3} restarts, kills 300 ms + up to 2.5 s after the start. */
         public static Options of(int peers, int kills, long killSeed, String checkpoints) {
-            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500, false, 0);
+            return new Options(peers, null, kills, killSeed, kills + 3, Set.of(), checkpoints, 300, 2_500, false, 0, 0);
         }
 
         public Options withJob(String name) {
             return new Options(peers, name, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
-                    killAfterACheckpoint, pauseMs);
+                    killAfterACheckpoint, pauseMs, partitionMs);
         }
 
         public Options withMaxRestarts(int n) {
             return new Options(peers, job, kills, killSeed, n, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint,
-                    pauseMs);
+                    pauseMs, partitionMs);
         }
 
         public Options withFinalExitCodes(Set<Integer> codes) {
             return new Options(peers, job, kills, killSeed, maxRestarts, codes, checkpoints, killAfterMs, killSpreadMs, killAfterACheckpoint,
-                    pauseMs);
+                    pauseMs, partitionMs);
         }
 
         /**
@@ -78,12 +81,13 @@ public final class RestartSupervisor {
          * written (a loaded machine, a large state), instead of a restart from scratch.
          */
         public Options withKillAfterACheckpoint() {
-            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, true, pauseMs);
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs, true, pauseMs,
+                    partitionMs);
         }
 
         public Options withKillWindow(long afterMs, long spreadMs) {
             return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, afterMs, spreadMs, killAfterACheckpoint,
-                    pauseMs);
+                    pauseMs, partitionMs);
         }
 
         /**
@@ -93,7 +97,23 @@ public final class RestartSupervisor {
          */
         public Options withPauses(long ms) {
             return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
-                    killAfterACheckpoint, ms);
+                    killAfterACheckpoint, ms, 0);
+        }
+
+        /**
+         * Each strike is a partition instead of a kill: the victim's host is cut off the network for
+         * {@code ms}, then connected again ({@link PeerGroup#cut}); the others fail the attempt, and
+         * the victim, alone, must stop fenced ({@link ExitCodes#FENCED}) before the restart, which
+         * waits until its host is connected again; the attempt's peers get the partition plus 15 s to end.
+         */
+        public Options withPartitions(long ms) {
+            return new Options(peers, job, kills, killSeed, maxRestarts, finalExitCodes, checkpoints, killAfterMs, killSpreadMs,
+                    killAfterACheckpoint, 0, ms);
+        }
+
+        /** How long a pause or partition lasts (0: strikes are kills). */
+        long faultMs() {
+            return pauseMs + partitionMs;
         }
     }
 
@@ -175,7 +195,9 @@ public final class RestartSupervisor {
             int[] codes;
             // once one peer is gone the others cannot finish this attempt: stop them at once and restart sooner
             int victim = -1;
-            long grace = o.pauseMs() > 0 ? o.pauseMs() + 15_000 : 0; // a paused peer must run again to see that it was fenced
+            // a paused peer must run again to see that it was fenced; a cut-off one notices it alone
+            long grace = o.faultMs() > 0 ? o.faultMs() + 15_000 : 0;
+            Thread restorer = null;
             try (PeerGroup group = starter.start(grace, Map.of(ATTEMPT, Integer.toString(attempts.size())), attempt)) {
                 if (kills.size() < o.kills() && attempt.awaitAllStarted(group)
                         && (!o.killAfterACheckpoint() || attempt.awaitACheckpointEverywhere(group))
@@ -186,21 +208,30 @@ public final class RestartSupervisor {
                     if (o.pauseMs() > 0) {
                         group.pause(victim);
                         say(out, "[launcher] kill -STOP peer %d for %d ms (pause %d of %d)", victim, o.pauseMs(), kills.size(), o.kills());
-                        ReplicaSupervisor.resumeLater(group, List.of(victim), o.pauseMs(), out);
+                        restorer = ReplicaSupervisor.restoreLater(group, List.of(victim), o.pauseMs(), false, out);
+                    } else if (o.partitionMs() > 0) {
+                        group.cut(victim);
+                        say(out, "[launcher] cut peer %d's host off the network for %d ms (partition %d of %d)", victim, o.partitionMs(),
+                                kills.size(), o.kills());
+                        restorer = ReplicaSupervisor.restoreLater(group, List.of(victim), o.partitionMs(), true, out);
                     } else {
                         group.kill(victim);
                         say(out, "[launcher] kill -9 peer %d (kill %d of %d)", victim, kills.size(), o.kills());
                     }
                 }
                 codes = group.await(DAY_MS);
+                if (restorer != null) {
+                    restorer.join(); // the next attempt starts on whole hosts, after the fault's full length
+                }
             }
-            if (o.pauseMs() > 0 && victim >= 0) {
+            if (o.faultMs() > 0 && victim >= 0) {
+                String noun = o.pauseMs() > 0 ? "pause" : "partition";
                 if (codes[victim] != ExitCodes.FENCED) {
-                    say(out, "[launcher] peer %d was paused but exited with status %d, not fenced (%d)", victim, codes[victim],
-                            ExitCodes.FENCED);
+                    say(out, "[launcher] peer %d was %s but exited with status %d, not fenced (%d)", victim,
+                            o.pauseMs() > 0 ? "paused" : "cut off", codes[victim], ExitCodes.FENCED);
                     return ExitCodes.CHECK_FAILED;
                 }
-                say(out, "[launcher] peer %d stopped fenced after its pause", victim);
+                say(out, "[launcher] peer %d stopped fenced after its %s", victim, noun);
             }
             long endedMs = System.currentTimeMillis();
             int worst = 0;

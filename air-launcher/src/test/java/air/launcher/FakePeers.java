@@ -35,6 +35,10 @@ final class FakePeers implements PeerGroup {
     private final Script script;
     final boolean[] alive;
     final Set<Integer> killed = new HashSet<>();
+    /** Peers whose hosts were cut off the network; {@link #fencedCode} is what they exit with. */
+    final Set<Integer> cut = new HashSet<>();
+    final Set<Integer> healed = new HashSet<>();
+    int fencedCode = ExitCodes.FENCED;
     private int[] codes;
 
     private FakePeers(int peers, int attempt, Map<String, String> environment, Consumer<PeerEvent> events, Script script) {
@@ -97,9 +101,22 @@ final class FakePeers implements PeerGroup {
         script.killed(this, rank);
     }
 
+    /** A cut-off peer is lost to the others (the script hears it as a kill) and, alone, stops with {@link #fencedCode}. */
+    @Override
+    public void cut(int rank) {
+        alive[rank] = false;
+        cut.add(rank);
+        script.killed(this, rank);
+    }
+
+    @Override
+    public void heal(int rank) {
+        healed.add(rank);
+    }
+
     @Override
     public boolean anyExitWithin(long timeoutMs) {
-        if (!killed.isEmpty()) {
+        if (!killed.isEmpty() || !cut.isEmpty()) {
             return true;
         }
         if (script.finishesAtOnce(this)) {
@@ -112,13 +129,13 @@ final class FakePeers implements PeerGroup {
         return false;
     }
 
-    /** A killed peer exits 137 (SIGKILL); with no kill every peer that is left ends well. */
+    /** A killed peer exits 137 (SIGKILL), a cut-off one {@link #fencedCode}; with no kill every peer that is left ends well. */
     @Override
     public int[] await(long timeoutMs) {
         if (codes == null) {
             codes = new int[peers];
             for (int p = 0; p < peers; p++) {
-                codes[p] = killed.contains(p) ? 137 : 0;
+                codes[p] = killed.contains(p) ? 137 : cut.contains(p) ? fencedCode : 0;
             }
         }
         Arrays.fill(alive, false);

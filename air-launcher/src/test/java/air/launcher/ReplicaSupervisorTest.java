@@ -1,6 +1,7 @@
 package air.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.JobEvent;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ class ReplicaSupervisorTest {
      * to the next live one, which reports it; then (unless {@code stale}) every survivor whose blocks
      * or replica changed reports its next snapshot; {@code partDoneAfter} takeovers in, a part ends.
      */
-    static final class Replicating implements FakePeers.Script {
+    static class Replicating implements FakePeers.Script {
         final Set<Integer> live = new TreeSet<>();
         final Map<Integer, Set<Integer>> blocks = new HashMap<>();
         final boolean stale;
@@ -179,5 +180,48 @@ class ReplicaSupervisorTest {
         int rc = ReplicaSupervisor.run(new FakePeers.Starter(PEERS, List.of(dies)), options(0), EXACT, out::add);
         assertThat(rc).isEqualTo(ExitCodes.JOB_FAILED);
         assertThat(out).contains("[launcher] peer 1 exited with status 137");
+    }
+
+    @Test
+    void a_partitioned_peer_is_taken_over_its_host_connected_again_and_its_fenced_exit_is_a_survived_run() throws Exception {
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(new Replicating(false, -1)));
+        List<String> out = new ArrayList<>();
+        int rc = ReplicaSupervisor.run(starter, options(1).withFault(ReplicaSupervisor.Fault.partition(5)), EXACT, out::add);
+        assertThat(rc).as(String.join("\n", out)).isZero();
+        FakePeers g = starter.started.get(0);
+        assertThat(g.killed).isEmpty();
+        assertThat(g.cut).hasSize(1);
+        int victim = g.cut.iterator().next();
+        assertThat(g.healed).containsExactly(victim);
+        assertThat(out).contains("[launcher] cut peer " + victim + "'s host off the network for 5 ms (partition 1 of 1)");
+        assertThat(out).anyMatch(l -> l.startsWith("[launcher] connected peer " + victim + "'s host again"));
+        assertThat(out).anyMatch(l -> l.startsWith("[launcher] peer " + victim + " stopped fenced after its partition; peer "));
+        assertThat(out).anyMatch(l -> l.startsWith("CHECK lost=0 dup=0 kills=1 "));
+    }
+
+    @Test
+    void a_partitioned_peer_that_does_not_stop_fenced_fails_the_run_saying_so() throws Exception {
+        FakePeers.Script unfenced = new Replicating(false, -1) {
+            @Override
+            public void started(FakePeers g) {
+                g.fencedCode = 0; // ran on alone and ended "well": beside its successor
+                super.started(g);
+            }
+        };
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(unfenced));
+        List<String> out = new ArrayList<>();
+        int rc = ReplicaSupervisor.run(starter, options(1).withFault(ReplicaSupervisor.Fault.partition(5)), EXACT, out::add);
+        assertThat(rc).isEqualTo(ExitCodes.CHECK_FAILED);
+        int victim = starter.started.get(0).cut.iterator().next();
+        assertThat(out).contains("[launcher] peer " + victim + " was cut off and declared lost but exited with status 0, not fenced (5)");
+    }
+
+    @Test
+    void a_fault_is_a_kill_a_pause_or_a_partition_never_both() {
+        assertThat(ReplicaSupervisor.Fault.partition(5).partitions()).isTrue();
+        assertThat(ReplicaSupervisor.Fault.partition(5).together(2).partitionMs()).isEqualTo(5);
+        assertThat(ReplicaSupervisor.Fault.KILL.partitions()).isFalse();
+        assertThat(ReplicaSupervisor.Fault.pause(5).partitions()).isFalse();
+        assertThatThrownBy(() -> new ReplicaSupervisor.Fault(5, 1, 5)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -172,4 +172,39 @@ class RestartSupervisorTest {
         assertThat(rc).isEqualTo(ExitCodes.CHECK_FAILED);
         assertThat(out).contains("[launcher] only 0 of 1 kills landed before the job ended: make the run longer");
     }
+
+    @Test
+    void a_partitioned_peer_must_stop_fenced_and_the_restart_waits_until_its_host_is_connected_again() throws Exception {
+        FakePeers.Starter starter = new FakePeers.Starter(PEERS, List.of(running(false), running(true)));
+        List<String> out = new ArrayList<>();
+        int rc = RestartSupervisor.run(starter, options(1).withPartitions(5), EXACT, out::add);
+        assertThat(rc).as(String.join("\n", out)).isZero();
+        FakePeers first = starter.started.get(0);
+        assertThat(first.killed).isEmpty();
+        int victim = first.cut.iterator().next();
+        assertThat(first.healed).containsExactly(victim);
+        List<String> launcher = out.stream().filter(l -> l.startsWith("[launcher] ")).toList();
+        assertThat(launcher.get(0)).isEqualTo("[launcher] cut peer " + victim + "'s host off the network for 5 ms (partition 1 of 1)");
+        assertThat(launcher.get(1)).startsWith("[launcher] connected peer " + victim + "'s host again");
+        assertThat(launcher.get(2)).isEqualTo("[launcher] peer " + victim + " stopped fenced after its partition");
+        assertThat(launcher.get(3)).startsWith("[launcher] restart 1: every peer resumes from the newest checkpoint in /ck");
+        assertThat(out).anyMatch(l -> l.startsWith("CHECK lost=0 dup=0 kills=1 "));
+
+        FakePeers.Script unfenced = new FakePeers.Script() {
+            @Override
+            public void started(FakePeers g) {
+                g.fencedCode = 0;
+                running(false).started(g);
+            }
+
+            @Override
+            public boolean finishesAtOnce(FakePeers g) {
+                return false;
+            }
+        };
+        List<String> out2 = new ArrayList<>();
+        FakePeers.Starter bad = new FakePeers.Starter(PEERS, List.of(unfenced));
+        assertThat(RestartSupervisor.run(bad, options(1).withPartitions(5), EXACT, out2::add)).isEqualTo(ExitCodes.CHECK_FAILED);
+        assertThat(out2).anyMatch(l -> l.contains(" was cut off but exited with status 0, not fenced (5)"));
+    }
 }
