@@ -1,6 +1,7 @@
 package air.dsl.impl;
 
 import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
 import air.runtime.api.Timestamped;
@@ -92,6 +93,11 @@ final class UnstampedSink implements SinkFactory<Object> {
         @Override
         public void restore(byte[] state) {
             writer.restore(state);
+        }
+
+        @Override
+        public void claim(OwnerToken owner) {
+            writer.claim(owner);
         }
     }
 }

@@ -13,4 +13,13 @@ public interface CheckpointedSinkWriter<T> extends SinkWriter<T> {
 
     /** Back to the state of a {@link #snapshot}: called before any write of a restarted job. */
     void restore(byte[] state);
+
+    /**
+     * Names this writer's owner, before its first write or restore (exactly-once jobs only). A
+     * writer whose output lives outside the process should record it beside the output and refuse
+     * every later write once a {@linkplain OwnerToken#newerThan newer} owner claimed the same
+     * output; one whose output dies with the process can ignore it.
+     */
+    default void claim(OwnerToken owner) {
+    }
 }

@@ -1,6 +1,7 @@
 package air.runtime.sink;
 
 import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
 import java.io.IOException;
@@ -28,7 +29,10 @@ import java.util.function.Function;
  * start afresh. Read the parts once the job has ended (their lines together, in no
  * particular order across instances). A peer that restores another's instance (a restart on
  * another machine, a replica taking over) needs the directory on a shared file system; a part file
- * shorter than its checkpoint says is an error naming it.
+ * shorter than its checkpoint says is an error naming it. Every write, commit and restore of an
+ * exactly-once job's part happens while its writer still holds the part's {@link OwnerToken}
+ * (kept in {@code DIR/.owners/part-N}, under a file lock): a peer that was declared lost and taken
+ * over can never write after its successor claimed the part, even before it notices.
  */
 public final class PartFilesSink<T> implements SinkFactory<T> {
 
@@ -71,10 +75,15 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         if (!Files.isDirectory(dir)) {
             return;
         }
-        try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "part-*")) {
-            for (Path p : parts) {
-                if (Files.isRegularFile(p)) {
-                    Files.deleteIfExists(p);
+        for (Path d : List.of(dir, OwnerFile.directoryOf(dir))) {
+            if (!Files.isDirectory(d)) {
+                continue;
+            }
+            try (DirectoryStream<Path> parts = Files.newDirectoryStream(d, "part-*")) {
+                for (Path p : parts) {
+                    if (Files.isRegularFile(p)) {
+                        Files.deleteIfExists(p);
+                    }
                 }
             }
         }
@@ -93,6 +102,9 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
     /** One instance's part file; opened at the first write, snapshot or restore. */
     private final class PartWriter implements CheckpointedSinkWriter<T> {
         private final Path file;
+        private final OwnerFile ownerFile;
+        /** Null until claimed: a job without checkpoints or replicas writes unfenced. */
+        private OwnerToken owner;
         private final StringBuilder buffer = new StringBuilder();
         private FileChannel channel;
         /** Set by close: the part is complete at this length (a finished tasklet's last state still snapshots it). */
@@ -100,6 +112,22 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
 
         PartWriter(Path file) {
             this.file = file;
+            this.ownerFile = new OwnerFile(file);
+        }
+
+        @Override
+        public void claim(OwnerToken token) {
+            ownerFile.claim(token);
+            owner = token;
+        }
+
+        /** Runs {@code action} as this part's owner (checked under the owner file's lock), or plainly when unfenced. */
+        private void asOwner(Runnable action) {
+            if (owner == null) {
+                action.run();
+            } else {
+                ownerFile.whileOwner(owner, action);
+            }
         }
 
         private FileChannel channel() {
@@ -140,19 +168,21 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
 
         private void flush() {
             if (buffer.isEmpty()) {
-                channel();
+                asOwner(this::channel); // opening a part replaces it: only its owner may
                 return;
             }
             ByteBuffer bytes = StandardCharsets.UTF_8.encode(buffer.toString());
             buffer.setLength(0);
-            try {
-                FileChannel c = channel();
-                while (bytes.hasRemaining()) {
-                    c.write(bytes);
+            asOwner(() -> {
+                try {
+                    FileChannel c = channel();
+                    while (bytes.hasRemaining()) {
+                        c.write(bytes);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write to " + file + ": " + e.getMessage(), e);
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write to " + file + ": " + e.getMessage(), e);
-            }
+            });
         }
 
         /** Commits what was written so far: flushed, forced to disk, its length recorded. */
@@ -162,12 +192,16 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
                 return ByteBuffer.allocate(8).putLong(closedAt).array();
             }
             flush();
-            try {
-                channel.force(false);
-                return ByteBuffer.allocate(8).putLong(channel.position()).array();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot commit " + file + " for checkpoint " + checkpointId + ": " + e.getMessage(), e);
-            }
+            long[] committed = new long[1];
+            asOwner(() -> {
+                try {
+                    channel.force(false);
+                    committed[0] = channel.position();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot commit " + file + " for checkpoint " + checkpointId + ": " + e.getMessage(), e);
+                }
+            });
+            return ByteBuffer.allocate(8).putLong(committed[0]).array();
         }
 
         @Override
@@ -178,7 +212,7 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
             closeChannel();
             buffer.setLength(0);
             closedAt = -1;
-            channel = openAt(ByteBuffer.wrap(state).getLong());
+            asOwner(() -> channel = openAt(ByteBuffer.wrap(state).getLong()));
         }
 
         @Override

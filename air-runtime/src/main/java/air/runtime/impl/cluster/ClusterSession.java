@@ -2,6 +2,7 @@ package air.runtime.impl.cluster;
 
 import air.channels.MeshAuth;
 import air.channels.Transport;
+import air.runtime.api.OwnerToken;
 import air.runtime.impl.cluster.Membership.Evidence;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -237,12 +238,9 @@ public final class ClusterSession implements AutoCloseable {
         return membership.fencedBecause();
     }
 
-    /**
-     * Who owns a part of the output written here now, as (this world's start by rank 0's clock, view
-     * number), compared in that order: an owner with a lower pair was fenced or belongs to an earlier world.
-     */
-    public long[] ownerEpoch() {
-        return new long[] {incarnation, membership.view().epoch()};
+    /** Who owns output this peer opens now: this world (its start by rank 0's clock) and the view installed here. */
+    public OwnerToken owner() {
+        return new OwnerToken(incarnation, membership.view().epoch());
     }
 
     /** Whether {@code peer} was lost while a replicated job ran (the others carry on without it). */

@@ -1,9 +1,11 @@
 package air.runtime.impl.exec;
 
+import air.runtime.api.OwnerToken;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * What every tasklet of one job shares: the first failure and the cancel flag. Failing or
@@ -17,9 +19,23 @@ public final class JobContext {
     /** The threads that run operators and user functions (not the transport's receivers). */
     private final List<Thread> tasklets = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
+    /** Who owns the sinks this peer opens now; a cluster job asks its membership (world, view). */
+    private volatile Supplier<OwnerToken> owner;
 
     public JobContext(String jobName) {
         this.jobName = jobName;
+        OwnerToken local = new OwnerToken(System.currentTimeMillis(), 0);
+        this.owner = () -> local;
+    }
+
+    /** The fencing token for sinks opened now (see {@link OwnerToken}). */
+    public OwnerToken owner() {
+        return owner.get();
+    }
+
+    /** Sinks opened from now on are owned as {@code supplier} says (a cluster job: this world and its current view). */
+    public void ownedBy(Supplier<OwnerToken> supplier) {
+        owner = supplier;
     }
 
     public String jobName() {

@@ -332,14 +332,21 @@ public final class JobGraph {
         return plan.edges().get(tail.edge()).from();
     }
 
-    /** With checkpoints, output must roll back with the state: a sink that cannot is refused before the job runs. */
+    /**
+     * With checkpoints or replication, output must roll back with the state: a sink that cannot is
+     * refused before the job runs; each is told who owns it now (its fencing token).
+     */
     private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
-        if (exactlyOnceBecause != null && !(writer.delegate() instanceof CheckpointedSinkWriter<?>)) {
+        if (exactlyOnceBecause == null) {
+            return;
+        }
+        if (!(writer.delegate() instanceof CheckpointedSinkWriter<?> checkpointed)) {
             writer.abortIfOpen();
             throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
                     + exactlyOnceBecause
                     + " every sink must give a CheckpointedSinkWriter (Sinks.collect and Sinks.files do; Sinks.file and print do not)");
         }
+        checkpointed.claim(context.owner());
     }
 
     private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.Shuffle pw, int producer, Inbox[] destinations) {

@@ -73,6 +73,9 @@ public final class RunningJob implements Job {
         }
         JobContext context = new JobContext(config.name());
         ClusterSession cluster = config.cluster() == null ? null : ClusterAccess.session(config.cluster());
+        if (cluster != null) {
+            context.ownedBy(cluster::owner);
+        }
         int self = cluster == null ? 0 : cluster.self();
         int peers = cluster == null ? 1 : cluster.peers();
         JobEvents events = new JobEvents(config.listeners());
