@@ -25,10 +25,13 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code AIR_SECRET_FILE} names). A wrong proof, a wrong magic number or silence past the
  * greeting timeout refuses that connection alone, with the reason; the world goes on accepting.
  * Without a secret the proof is empty and only the greeting's form is checked (loopback-only
- * worlds, tests). The acceptor answers a greeting it takes with one byte ({@link #confirm}); a
- * refused dialer sees the connection close instead and says so. Only the dialer proves itself: a
- * stranger that listens where a peer should cannot be told apart (left for a later change). MPJ
- * Express's own connections cannot carry a proof: see docs/operations.md, Security.
+ * worlds, tests). The authentication is mutual: the dialer sends a nonce of its own after its
+ * proof, and the acceptor answers a greeting it takes ({@link #confirm}) with one byte and its own
+ * HMAC over that nonce (and the acceptor's role), so a stranger listening where a peer should be —
+ * a wrong address from a forged rendezvous table, a squatted port — is refused by the dialer,
+ * naming it. A refused dialer sees the connection close instead and says so. MPJ Express's own
+ * connections and the niodev rendezvous protocol cannot carry a proof: see docs/operations.md,
+ * Security.
  */
 public final class MeshAuth {
 
@@ -94,8 +97,24 @@ public final class MeshAuth {
         return key != null;
     }
 
-    /** What a connection that greeted correctly claims. */
-    public record Hello(int rank, int lane) { }
+    /** What a connection that greeted correctly claims, and the nonce the acceptor must answer over. */
+    public record Hello(int rank, int lane, byte[] dialerNonce) {
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Hello h && h.rank == rank && h.lane == lane;
+        }
+
+        @Override
+        public int hashCode() {
+            return rank * 31 + lane;
+        }
+
+        @Override
+        public String toString() {
+            return "Hello[rank=" + rank + ", lane=" + lane + "]";
+        }
+    }
 
     /**
      * The dialing side: reads the acceptor's nonce, answers with {@code rank}, {@code lane} and the
@@ -120,11 +139,19 @@ public final class MeshAuth {
         out.writeInt(rank);
         out.writeByte(lane);
         out.write(proof(purpose, nonce, rank, lane));
+        byte[] mine = new byte[NONCE];
+        RANDOM.nextBytes(mine);
+        out.write(mine);
         out.flush();
         int verdict = in.read();
         if (verdict != ACCEPTED) {
             throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " refused rank " + rank + (enabled()
                     ? " (a different " + SECRET + "?)" : " (it may require " + SECRET + ")") + " or its lane " + lane);
+        }
+        byte[] theirProof = in.readNBytes(PROOF);
+        if (!MessageDigest.isEqual(theirProof, proof(purpose + "/acceptor", mine, rank, lane))) {
+            throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " accepted rank " + rank + " but cannot prove the world's"
+                    + " secret (" + SECRET + "): it is not a member (a stranger listening where a peer should be)");
         }
         s.setSoTimeout(before);
     }
@@ -132,10 +159,12 @@ public final class MeshAuth {
     /** The acceptor's verdict on a greeting, once it checked the proof and the claimed rank. */
     private static final int ACCEPTED = 0x59;
 
-    /** The accepting side, once it also checked the claimed rank and lane: tells the dialer it is in. */
-    public static void confirm(Socket s) throws IOException {
-        s.getOutputStream().write(ACCEPTED);
-        s.getOutputStream().flush();
+    /** The accepting side, once it also checked the claimed rank and lane: tells the dialer it is in, proving its own membership. */
+    public void confirm(Socket s, String purpose, Hello hello) throws IOException {
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.write(ACCEPTED);
+        out.write(proof(purpose + "/acceptor", hello.dialerNonce(), hello.rank(), hello.lane()));
+        out.flush();
     }
 
     /**
@@ -167,8 +196,12 @@ public final class MeshAuth {
             if (!MessageDigest.isEqual(proof, proof(purpose, nonce, rank, lane))) {
                 throw new IOException(from + " claims rank " + rank + " but does not know the world's secret (" + SECRET + ")");
             }
+            byte[] dialerNonce = in.readNBytes(NONCE);
+            if (dialerNonce.length != NONCE) {
+                throw new IOException(from + " closed during the greeting");
+            }
             s.setSoTimeout(before);
-            return new Hello(rank, lane);
+            return new Hello(rank, lane, dialerNonce);
         } catch (SocketTimeoutException e) {
             throw new IOException(from + " did not greet within " + GREETING_TIMEOUT_MS + " ms", e);
         } catch (EOFException e) {

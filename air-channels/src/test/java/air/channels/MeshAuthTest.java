@@ -3,6 +3,10 @@ package air.channels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,17 +23,23 @@ import org.junit.jupiter.api.io.TempDir;
 class MeshAuthTest {
 
     private static MeshAuth.Hello greet(MeshAuth acceptor, MeshAuth dialer, int rank) throws Exception {
+        return greet(acceptor, acceptor, dialer, rank, new AtomicReference<>());
+    }
+
+    /** {@code confirming}: the secret the acceptor proves itself with (a stranger's differs from the one it checks with). */
+    private static MeshAuth.Hello greet(MeshAuth acceptor, MeshAuth confirming, MeshAuth dialer, int rank,
+                                        AtomicReference<Exception> dialerSaw) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<Void> dialing = CompletableFuture.runAsync(() -> {
                 try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
                     dialer.dial(s, "test", 0x41495254, rank, 1, 10_000);
                 } catch (Exception e) {
-                    // the acceptor refused: its side says why
+                    dialerSaw.set(e); // refused by the acceptor, or the acceptor could not prove itself
                 }
             });
             try (Socket s = server.accept()) {
                 MeshAuth.Hello h = acceptor.accept(s, "test", 0x41495254);
-                MeshAuth.confirm(s);
+                confirming.confirm(s, "test", h);
                 return h;
             } finally {
                 dialing.get(10, TimeUnit.SECONDS);
@@ -38,11 +49,40 @@ class MeshAuthTest {
 
     @Test
     void the_same_secret_is_a_member_and_another_is_refused() throws Exception {
-        assertThat(greet(MeshAuth.of("a"), MeshAuth.of("a"), 3)).isEqualTo(new MeshAuth.Hello(3, 1));
-        assertThat(greet(MeshAuth.NONE, MeshAuth.NONE, 2)).isEqualTo(new MeshAuth.Hello(2, 1));
+        assertThat(greet(MeshAuth.of("a"), MeshAuth.of("a"), 3)).isEqualTo(new MeshAuth.Hello(3, 1, new byte[0]));
+        assertThat(greet(MeshAuth.NONE, MeshAuth.NONE, 2)).isEqualTo(new MeshAuth.Hello(2, 1, new byte[0]));
         assertThatThrownBy(() -> greet(MeshAuth.of("a"), MeshAuth.of("b"), 3)).hasMessageContaining("claims rank 3")
                 .hasMessageContaining("does not know the world's secret (AIR_SECRET)");
         assertThatThrownBy(() -> greet(MeshAuth.of("a"), MeshAuth.NONE, 3)).hasMessageContaining("does not know the world's secret");
+    }
+
+    @Test
+    void a_stranger_listening_where_a_peer_should_be_is_refused_by_the_dialer() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Void> stranger = CompletableFuture.runAsync(() -> {
+                // it speaks the greeting's form and says "accepted", but cannot prove the secret
+                try (Socket s = server.accept()) {
+                    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                    out.writeInt(0x41495254);
+                    out.write(new byte[16]);
+                    out.flush();
+                    new DataInputStream(s.getInputStream()).readNBytes(4 + 4 + 1 + 32 + 16);
+                    out.write(0x59);
+                    out.write(new byte[32]);
+                    out.flush();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+                assertThatThrownBy(() -> MeshAuth.of("a").dial(s, "test", 0x41495254, 3, 1, 10_000))
+                        .hasMessageContaining("accepted rank 3 but cannot prove the world's secret").hasMessageContaining("not a member");
+            }
+            stranger.get(10, TimeUnit.SECONDS);
+        }
+        AtomicReference<Exception> member = new AtomicReference<>();
+        greet(MeshAuth.of("a"), MeshAuth.of("a"), MeshAuth.of("a"), 3, member);
+        assertThat(member.get()).as("a member proves itself to the dialer").isNull();
     }
 
     @Test

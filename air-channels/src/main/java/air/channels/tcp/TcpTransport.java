@@ -263,7 +263,7 @@ public final class TcpTransport implements Transport {
                 throw new IOException(String.format("%s is not a peer of higher rank with a free lane (rank %d, lane %d)",
                         s.getRemoteSocketAddress(), rank, lane));
             }
-            MeshAuth.confirm(s);
+            auth.confirm(s, PURPOSE, h);
             sockets[rank][lane] = s;
             return true;
         } catch (IOException e) {

@@ -87,12 +87,13 @@ final class PeerLiveness implements AutoCloseable {
                 continue;
             }
             try {
-                int peer = auth.accept(s, PURPOSE, MAGIC).rank();
+                MeshAuth.Hello hello = auth.accept(s, PURPOSE, MAGIC);
+                int peer = hello.rank();
                 if (peer <= self || peer >= addresses.length || connected[peer]) {
                     throw new IOException(s.getRemoteSocketAddress() + " claims rank " + peer + (peer > self && peer < addresses.length
                             ? ", already connected" : ", not a peer of higher rank in a world of " + addresses.length));
                 }
-                MeshAuth.confirm(s);
+                auth.confirm(s, PURPOSE, hello);
                 connected[peer] = true;
                 accepted++;
                 watch(peer, s);
