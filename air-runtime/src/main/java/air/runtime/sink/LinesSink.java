@@ -9,11 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
  * Writes one line per record, to standard output or to a file. Each instance formats into its own
- * buffer and appends whole buffers under a lock, so lines never interleave mid-line.
+ * buffer and appends whole buffers under a lock, so lines never interleave mid-line. The lock is a
+ * {@link ReentrantLock}, not a monitor: appends block on I/O on the tasklets' virtual threads, and a
+ * virtual thread blocked inside a monitor pins its carrier on JDK 21 to 23.
  */
 public final class LinesSink<T> implements SinkFactory<T> {
 
@@ -22,6 +25,7 @@ public final class LinesSink<T> implements SinkFactory<T> {
     private final Path file;
     private final Function<? super T, String> format;
     private final String description;
+    private final ReentrantLock lock = new ReentrantLock();
     private Writer writer;
     private int open;
 
@@ -42,15 +46,18 @@ public final class LinesSink<T> implements SinkFactory<T> {
     }
 
     @Override
-    public synchronized SinkWriter<T> open(int instance, int parallelism) {
-        if (open == 0 && file != null) {
-            try {
+    public SinkWriter<T> open(int instance, int parallelism) {
+        lock.lock();
+        try {
+            if (open == 0 && file != null) {
                 writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot open " + file + " for writing: " + e.getMessage(), e);
             }
+            open++;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file + " for writing: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
         }
-        open++;
         StringBuilder buffer = new StringBuilder();
         return new SinkWriter<>() {
             @Override public void write(T item) {
@@ -70,32 +77,39 @@ public final class LinesSink<T> implements SinkFactory<T> {
         };
     }
 
-    private synchronized void append(StringBuilder buffer) {
+    private void append(StringBuilder buffer) {
         if (buffer.isEmpty()) {
             return;
         }
-        if (file == null) {
-            System.out.print(buffer);
-            System.out.flush();
-        } else {
-            try {
+        lock.lock();
+        try {
+            if (file == null) {
+                System.out.print(buffer);
+                System.out.flush();
+            } else {
                 writer.append(buffer);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write to " + file + ": " + e.getMessage(), e);
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to " + file + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
         }
         buffer.setLength(0);
     }
 
-    private synchronized void release() {
-        if (--open == 0 && writer != null) {
-            try {
+    private void release() {
+        lock.lock();
+        try {
+            if (--open == 0 && writer != null) {
                 writer.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
-            } finally {
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
+        } finally {
+            if (open == 0) {
                 writer = null;
             }
+            lock.unlock();
         }
     }
 
