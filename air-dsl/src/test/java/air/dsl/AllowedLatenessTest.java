@@ -10,7 +10,6 @@ import air.runtime.api.WindowUpdate;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +19,6 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -31,10 +29,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AllowedLatenessTest {
 
-    private static final long DISORDER = 500;
-    private static final long LATENESS = 2_000;
-    private static final int KEYS = 7;
-    private static final long N = 6_000;
+    static final long DISORDER = 500;
+    static final long LATENESS = 2_000;
+    static final int KEYS = 7;
+    static final long N = 6_000;
 
     /** Record i's time, drawn from the seed: mostly within the disorder, a quarter late within the lateness, some beyond it. */
     static long timeOf(long seed, long i) {
@@ -147,19 +145,6 @@ class AllowedLatenessTest {
                 .allowedLateness(Duration.ofSeconds(1)).earlyResults(Duration.ofMillis(500)).aggregate(Aggregations.count())
                 .writeTo(Sinks.collect());
         assertThat(p.explain()).contains("upserts of count").contains("lateness=1000ms").contains("early=500ms");
-    }
-
-    // ---- checkpoints and replicas: refused until the inbound repeat filter takes updates out of frame order ----
-
-    @Test
-    void a_job_with_checkpoints_refuses_allowed_lateness_naming_the_window(@TempDir Path dir) {
-        Pipeline p = Pipeline.create();
-        p.readFrom(Sources.generate(100, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> i % 2).window(Windows.tumbling(10))
-                .allowedLateness(Duration.ofMillis(100)).aggregate(Aggregations.count()).map(u -> u.key() + " " + u.value())
-                .writeTo(Sinks.collect());
-        assertThatThrownBy(() -> p.execute(JobConfig.defaults().workers(1).checkpoints(new CheckpointRecoveryTest.WatchedStore(dir), 50)))
-                .hasMessageContaining("count@AllowedLatenessTest.java").hasMessageContaining("allowed lateness or early results")
-                .hasMessageContaining("without checkpoints and replicas");
     }
 
     // ---- refusals, naming the call ----

@@ -22,6 +22,12 @@ import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
  * <p>Violations of the protocol (credit beyond ONE, a second release of an epoch by the same
  * source, credit for an epoch already completed) throw {@link IllegalStateException}: they mean
  * lost or duplicated messages, never something to round away.
+ *
+ * <p>Memory stays flat however many epochs pass: the owner tells the ledger its low-water mark
+ * ({@link #compactBelow}: every epoch below it complete and no credit for it still to come, since
+ * each source releases in ascending order over a FIFO channel), and the ledger forgets the ids of
+ * completed epochs and the release ranges below it, keeping only the mark; credit or a release
+ * below the mark is still refused as duplicated.
  */
 public final class CreditLedger {
 
@@ -35,6 +41,8 @@ public final class CreditLedger {
     private final List<TreeMap<Long, Long>> released = new ArrayList<>();
     private final TreeMap<Long, Epoch> open = new TreeMap<>();
     private final LongHashSet completed = new LongHashSet();
+    /** Every epoch below this is complete and forgotten. */
+    private long compactedBelow = Long.MIN_VALUE;
 
     /** A ledger for a domain fed by {@code sources} sources with the shares of {@link Credit#shareOf}. */
     public CreditLedger(int sources) {
@@ -54,7 +62,7 @@ public final class CreditLedger {
         if (amount < 0) {
             throw new IllegalArgumentException("credit must be >= 0, was " + amount);
         }
-        if (completed.contains(epoch)) {
+        if (completed.contains(epoch) || epoch < compactedBelow) {
             throw new IllegalStateException("credit " + amount + " from source " + origin + " for epoch " + epoch
                     + " which is already complete: duplicated credit");
         }
@@ -81,6 +89,10 @@ public final class CreditLedger {
             return List.of();
         }
         TreeMap<Long, Long> ranges = released.get(origin);
+        if (from < compactedBelow) {
+            throw new IllegalStateException("source " + origin + " released [" + from + ", " + to + ") but every epoch below "
+                    + compactedBelow + " is complete already: a duplicated release");
+        }
         Map.Entry<Long, Long> before = ranges.floorEntry(to - 1);
         if (before != null && before.getValue() > from) {
             throw new IllegalStateException("source " + origin + " released [" + from + ", " + to + ") but already released ["
@@ -135,7 +147,34 @@ public final class CreditLedger {
     }
 
     public boolean isComplete(long epoch) {
-        return completed.contains(epoch);
+        return epoch < compactedBelow || completed.contains(epoch);
+    }
+
+    /**
+     * The owner's low-water mark: every epoch below {@code mark} is complete and no source will send
+     * credit for one (each released in ascending order up to at least it). Forgets what is below.
+     */
+    public void compactBelow(long mark) {
+        if (mark <= compactedBelow) {
+            return;
+        }
+        if (!open.isEmpty() && open.firstKey() < mark) {
+            throw new IllegalStateException("compacting below " + mark + " but epoch " + open.firstKey() + " is still incomplete");
+        }
+        compactedBelow = mark;
+        completed.removeIf(e -> e < mark);
+        for (TreeMap<Long, Long> ranges : released) {
+            ranges.headMap(mark, false).entrySet().removeIf(r -> r.getValue() <= mark);
+        }
+    }
+
+    /** What the ledger holds: completed ids, release ranges and open epochs (flat once compacted as progress moves). */
+    public int retained() {
+        int n = completed.size() + open.size();
+        for (TreeMap<Long, Long> ranges : released) {
+            n += ranges.size();
+        }
+        return n;
     }
 
     /** The oldest epoch heard of but not complete, or {@code Long.MAX_VALUE}. */
@@ -146,7 +185,7 @@ public final class CreditLedger {
     /** The sources that still hold credit of {@code epoch}: the answer to "why is my window not firing?". */
     public List<Integer> holders(long epoch) {
         List<Integer> holders = new ArrayList<>();
-        if (completed.contains(epoch)) {
+        if (isComplete(epoch)) {
             return holders;
         }
         Epoch e = open.get(epoch);
@@ -161,7 +200,7 @@ public final class CreditLedger {
 
     /** Credit held so far for {@code epoch} (ONE once complete). */
     public long creditOf(long epoch) {
-        if (completed.contains(epoch)) {
+        if (isComplete(epoch)) {
             return Credit.ONE;
         }
         Epoch e = open.get(epoch);
@@ -178,6 +217,7 @@ public final class CreditLedger {
     /** Writes the whole state, for a checkpoint. */
     public void snapshotTo(WireOut out) {
         out.putInt(shares.length);
+        out.putLong(compactedBelow);
         for (TreeMap<Long, Long> ranges : released) {
             out.putInt(ranges.size());
             ranges.forEach((from, to) -> out.putLong(from).putLong(to));
@@ -197,6 +237,7 @@ public final class CreditLedger {
         if (sources != shares.length) {
             throw in.malformed("credit state for " + sources + " sources, this ledger has " + shares.length);
         }
+        compactedBelow = in.getLong();
         for (TreeMap<Long, Long> ranges : released) {
             ranges.clear();
             for (int n = in.getCount(16); n > 0; n--) {

@@ -37,7 +37,9 @@
  * Per (epoch, domain) one credit message per path that carried data, plus one range message per
  * gap; no periodic traffic and no minimum over all input channels at every hop. Under AIR routing
  * an epoch's credit goes only to its owner; under KEY routing each source's share goes to every
- * domain, as a watermark would. Ledgers keep the ids of completed epochs (one long each).
+ * domain, as a watermark would. Ledgers keep the ids of completed epochs (one long each) and each
+ * source's release ranges only above the owner's low-water mark ({@code CreditLedger.compactBelow}),
+ * so their memory and snapshots stay as small as the epochs in flight however long a job runs.
  */
 package air.hewmeld;
 

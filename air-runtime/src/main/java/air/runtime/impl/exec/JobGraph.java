@@ -255,14 +255,8 @@ public final class JobGraph {
                 ShuffleOutput out = shuffleOutput(edge, pw, producer, destinations);
                 // a window emitting upserts admits late records and ships early; a plain one gets the strategy that does nothing
                 boolean upserts = agg.allowedLatenessMs() > 0 || agg.earlyResultsMs() > 0;
-                if (upserts && exactlyOnceBecause != null) {
-                    // their late and early partials go out of frame order, which the inbound RepeatFilter would take for repeats
-                    throw new IllegalArgumentException("job '" + config.name() + "': " + pw.info() + " has allowed lateness or early"
-                            + " results, which do not work with " + exactlyOnceBecause + " yet (their updates reach the window out of"
-                            + " frame order); run it without checkpoints and replicas");
-                }
                 PartialUpdates<?> updates = upserts
-                        ? new UpsertPartial<>(agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs() > 0, frames, router, out)
+                        ? new UpsertPartial<>(agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs() > 0, frames, router, codecFor(pw), out)
                         : PartialUpdates.none();
                 Inlet<?> op = ops.create(v.id(), position, PartialWindowOp.class, pw.info(), agg.window(), router, release, frames, codecFor(pw),
                         out, late, updates);

@@ -14,6 +14,12 @@ import java.util.Arrays;
  * epoch order, and records of an exchange by their numbers, so anything at or below what was
  * already taken is a repeat (a record batch loses the prefix already taken; barriers are the aligner's: it knows each producer's last one). The
  * marks are part of the checkpoint.
+ *
+ * <p>The updates of a window emitting upserts (a frame's preview, or its records admitted late)
+ * leave frame order by design: they pass, because each carries whole per-key accumulators with a
+ * version and the window keeps the newest per (producer, frame, key), so a repeat changes nothing
+ * however a replay cut it into batches; only a preview of a frame whose regular partial was taken
+ * is dropped here.
  */
 public final class RepeatFilter {
 
@@ -38,6 +44,13 @@ public final class RepeatFilter {
     public ShuffleItem fresh(ShuffleItem item) {
         int p = item.producer();
         switch (item) {
+            case FramePartial f when f.kind() != FramePartial.REGULAR -> {
+                // an update: idempotent at the window (newest version per key wins), so it needs no mark here; only a
+                // preview of a frame whose regular partial was taken is stale (the regular one holds all it held)
+                if (f.kind() == FramePartial.PREVIEW && f.frameStart() <= lastFrame[p]) {
+                    return repeat();
+                }
+            }
             case FramePartial f -> {
                 if (f.frameStart() <= lastFrame[p]) {
                     return repeat();

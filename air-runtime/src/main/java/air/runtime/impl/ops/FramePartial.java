@@ -1,10 +1,30 @@
 package air.runtime.impl.ops;
 
+import java.util.HashSet;
+import java.util.Set;
+
 /**
  * The accumulators of one frame for the keys one destination owns, in columns: either
  * {@code longKeys} or {@code objectKeys} is set. Ownership of the accumulators passes to the receiver.
+ *
+ * <p>A plain window ships each frame once per producer and destination ({@link #REGULAR}), in
+ * ascending frame order, which is how the inbound repeat filter drops replays. A window that emits
+ * upserts also ships <b>updates</b> of a frame: a {@link #PREVIEW} of a frame still open at the
+ * producer (early results) and a {@link #LATE} update of a frame already shipped (records admitted
+ * within the allowed lateness). Updates are not deltas: each entry is the key's whole accumulator
+ * of that frame at the producer as of {@link #version()} (the producer's count of records received,
+ * which a replay reaches at the same input position), so the final half keeps the newest version
+ * per (producer, frame, key) and a repeated or replayed update, however differently a replay cut
+ * its batches, changes nothing.
  */
 public final class FramePartial implements ShuffleItem {
+
+    /** A frame shipped once, when the producer's progress passed it. */
+    public static final byte REGULAR = 0;
+    /** An open frame's accumulators so far, replaced by newer previews and dropped by the frame's regular partial. */
+    public static final byte PREVIEW = 1;
+    /** A shipped frame's records admitted late so far, per key, replaced by newer versions. */
+    public static final byte LATE = 2;
 
     final int producer;
     final long frameStart;
@@ -12,6 +32,9 @@ public final class FramePartial implements ShuffleItem {
     final Object[] objectKeys;
     final Object[] accumulators;
     int size;
+    /** {@link #REGULAR}, {@link #PREVIEW} or {@link #LATE}: set by the sender of an update before it goes out. */
+    byte kind = REGULAR;
+    long version;
 
     FramePartial(int producer, long frameStart, long[] longKeys, Object[] objectKeys, int capacity) {
         this.producer = producer;
@@ -32,5 +55,49 @@ public final class FramePartial implements ShuffleItem {
 
     public int size() {
         return size;
+    }
+
+    /** {@link #REGULAR}, {@link #PREVIEW} or {@link #LATE}. */
+    public byte kind() {
+        return kind;
+    }
+
+    /** An update's version (the producer's records received when it was sent); 0 for a regular partial. */
+    public long version() {
+        return version;
+    }
+
+    /** The key of entry {@code i}, boxed when keys are longs. */
+    Object keyAt(int i) {
+        return longKeys != null ? (Object) longKeys[i] : objectKeys[i];
+    }
+
+    /** The keys of this partial, boxed. */
+    Set<Object> keys() {
+        Set<Object> keys = new HashSet<>();
+        for (int i = 0; i < size; i++) {
+            keys.add(keyAt(i));
+        }
+        return keys;
+    }
+
+    /**
+     * A partial of this one's entries whose keys are in {@code keys}, sharing their accumulators
+     * (this one is not used afterwards).
+     */
+    FramePartial only(Set<Object> keys) {
+        FramePartial p = new FramePartial(producer, frameStart, longKeys == null ? null : new long[size],
+                longKeys == null ? new Object[size] : null, size);
+        for (int i = 0; i < size; i++) {
+            if (keys.contains(keyAt(i))) {
+                if (longKeys != null) {
+                    p.longKeys[p.size] = longKeys[i];
+                } else {
+                    p.objectKeys[p.size] = objectKeys[i];
+                }
+                p.accumulators[p.size++] = accumulators[i];
+            }
+        }
+        return p;
     }
 }

@@ -7,14 +7,17 @@ import air.wire.WireOut;
  * What a window's partial half does for a window whose final half emits upserts, chosen once when
  * the job is built: {@link #none()} for a plain window, whose methods do nothing and are called
  * per batch or per late record only, never on the per-record path; {@link UpsertPartial} admits
- * records late within the allowed lateness and ships the open frames for early results.
+ * records late within the allowed lateness and previews the open frames for early results.
  */
 public interface PartialUpdates<T> {
 
-    /** The partial's open frames, shipped early (left open and empty). */
+    /** The partial half as its updates see it. */
     interface OpenFrames {
-        /** @return the number of (key, accumulator) entries sent */
-        long shipOpenFrames();
+        /** Records received so far (restored with the snapshot): the version of the updates sent now. */
+        long received();
+
+        /** Sends a copy of every non-empty open frame through {@code to}, leaving the frames as they are; @return the entries sent. */
+        long previewOpenFrames(ShuffleOutput to);
     }
 
     /** A record at {@code timestamp}, behind the partial's progress: true when it is kept for a late update (not late then). */
@@ -23,13 +26,13 @@ public interface PartialUpdates<T> {
     /** The upstream watermark is {@code upstream} (before the partial releases progress for it). */
     void onWatermark(long upstream);
 
-    /** Ships the admitted late records, ahead of any progress that follows; @return the entries sent. */
-    long flush();
+    /** Ships the updates of the records admitted late since the last flush, ahead of any progress that follows; @return the entries sent. */
+    long flush(OpenFrames open);
 
-    /** The end of a batch: ships admitted late records, and the open frames when early results are on; @return the entries sent. */
+    /** The end of a batch: flushes, and previews the open frames when early results are on; @return the entries sent. */
     long onEndOfBatch(OpenFrames open);
 
-    /** Writes this part's state; everything admitted is flushed first. */
+    /** Writes this part's state; the caller flushes first. */
     void snapshotTo(WireOut out);
 
     void restoreFrom(WireIn in);
@@ -57,7 +60,7 @@ public interface PartialUpdates<T> {
         }
 
         @Override
-        public long flush() {
+        public long flush(OpenFrames open) {
             return 0;
         }
 

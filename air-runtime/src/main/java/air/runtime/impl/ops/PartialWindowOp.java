@@ -115,7 +115,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     @Override
     public void onWatermark(long wm) {
         updates.onWatermark(wm);
-        partialsSent += updates.flush(); // admitted late records go ahead of the progress they were admitted under
+        partialsSent += updates.flush(this); // admitted late records go ahead of the progress they were admitted under
         if (wm > watermark) {
             watermark = release.advance(wm, this, out);
         }
@@ -148,14 +148,20 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         partialsSent += updates.onEndOfBatch(this);
     }
 
-    /** Early results: ships every open frame's accumulators so far, leaving the frames open (and empty) for later records. */
+    /**
+     * Early results: sends a copy of every open frame's accumulators so far, leaving the frames as
+     * they are, so that the frame's regular partial still holds all of it (what makes a replay's
+     * partials the same whatever batches it read, and previews idempotent).
+     */
     @Override
-    public long shipOpenFrames() {
+    public long previewOpenFrames(ShuffleOutput to) {
         long sent = 0;
         for (long start : open.keySet().toSortedArray()) {
             KeyedFrame<T> frame = open.get(start);
             if (!frame.isEmpty()) {
-                sent += router.ship(start, frame, out);
+                KeyedFrame<T> copy = frames.create();
+                frame.combineInto(copy);
+                sent += router.ship(start, copy, to);
             }
         }
         return sent;
@@ -207,7 +213,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void snapshotTo(WireOut o, long checkpointId) {
-        partialsSent += updates.flush(); // ahead of the barrier that follows: they belong to this checkpoint
+        partialsSent += updates.flush(this); // ahead of the barrier that follows: they belong to this checkpoint
         o.putLong(watermark).putLong(received).putLong(late).putLong(partialsSent);
         release.snapshotTo(o);
         if (lateRecords != null) {

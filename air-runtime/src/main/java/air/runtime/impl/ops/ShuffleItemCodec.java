@@ -18,6 +18,8 @@ public final class ShuffleItemCodec {
     public record Addressed(int destination, ShuffleItem item) { }
 
     private static final int PARTIAL = 1, WATERMARK = 2, END = 3, CREDIT = 4, RANGE = 5, BARRIER = 6, RECORDS = 7;
+    /** A partial's update kinds: a regular partial's layout with the version after the frame start. */
+    private static final int PREVIEW = 8, LATE = 9;
     private static final int LONG_KEYS = 0, OBJECT_KEYS = 1;
     private static final int STRING = 1, LONG = 2, INTEGER = 3, SERIALIZED = 4;
 
@@ -54,7 +56,12 @@ public final class ShuffleItemCodec {
     public void write(int destination, ShuffleItem item, WireOut out) {
         switch (item) {
             case FramePartial p -> {
-                out.putByte(PARTIAL).putInt(destination).putInt(p.producer).putLong(p.frameStart);
+                if (p.kind == FramePartial.REGULAR) {
+                    out.putByte(PARTIAL).putInt(destination).putInt(p.producer).putLong(p.frameStart);
+                } else {
+                    out.putByte(p.kind == FramePartial.PREVIEW ? PREVIEW : LATE).putInt(destination).putInt(p.producer).putLong(p.frameStart)
+                            .putLong(p.version);
+                }
                 out.putByte(p.longKeys != null ? LONG_KEYS : OBJECT_KEYS).putInt(p.size);
                 for (int i = 0; i < p.size; i++) {
                     if (p.longKeys != null) {
@@ -132,8 +139,9 @@ public final class ShuffleItemCodec {
                     + " outside [0, " + destinations + ") x [0, " + producers + ")");
         }
         ShuffleItem item = switch (kind) {
-            case PARTIAL -> {
+            case PARTIAL, PREVIEW, LATE -> {
                 long frameStart = in.getLong();
+                long version = kind == PARTIAL ? 0 : in.getLong();
                 int keys = in.getByte();
                 int n = in.getCount(keys == LONG_KEYS ? 8 : 1); // the least an entry can take: its key
                 if (keys != LONG_KEYS && keys != OBJECT_KEYS) {
@@ -150,6 +158,8 @@ public final class ShuffleItemCodec {
                     p.accumulators[i] = accumulators.read(in);
                 }
                 p.size = n;
+                p.kind = kind == PARTIAL ? FramePartial.REGULAR : kind == PREVIEW ? FramePartial.PREVIEW : FramePartial.LATE;
+                p.version = version;
                 yield p;
             }
             case RECORDS -> {

@@ -9,7 +9,6 @@ import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,6 +52,14 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
     private final int instances;
     private final Rows rows;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
+    /**
+     * Previews and late updates, per (frame, producer, key): replaced by newer versions, never
+     * combined into {@link #open}. Apart, because a frame's regular partial replaces the
+     * previews of it but not its late records (a record late by its producer's progress may
+     * belong to a frame still open there, so its update may come before the frame's regular one).
+     */
+    private final UpdateLayers<T> previews;
+    private final UpdateLayers<T> lates;
     /** Frame starts that received partials since the last early rows. */
     private final TreeSet<Long> changed = new TreeSet<>();
     /** Every window ending at or before it has fired (on time). */
@@ -61,6 +68,7 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
     private long completeBelow = Long.MIN_VALUE;
     private long nextEarlyNanos = Long.MAX_VALUE;
     private long received;
+    private long staleUpdates;
 
     /**
      * @param allowedLateness event-time ms a window's state is kept after its end
@@ -80,6 +88,8 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         this.frames = frames;
         this.codec = codec;
         this.rows = new Rows(next);
+        this.previews = new UpdateLayers<>(frames);
+        this.lates = new UpdateLayers<>(frames);
     }
 
     @Override
@@ -87,39 +97,56 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         FramePartial p = (FramePartial) item;
         received++;
         long start = p.frameStart();
-        long slide = window.slide();
-        Set<Object> keys = start + slide <= firedEnd ? keysOf(p) : null; // some window holding it fired: late rows follow
+        if (p.kind() == FramePartial.REGULAR) {
+            if (start + window.slide() <= firedEnd) {
+                throw new IllegalStateException(info.name() + ": the partial of frame " + start + " from producer " + p.producer()
+                        + " arrived after a window holding it fired (" + firedEnd + "): frames must precede their producer's progress");
+            }
+            frameAt(start).merge(p);
+            previews.regularArrived(p.producer(), start); // it holds all that producer's previews of it held
+            noteChanged(start);
+        } else if (start + window.slide() + allowedLateness <= completeBelow) {
+            // its earliest window is past the lateness here, so its producer sent every update of it before the progress
+            // that got it there: this one is a replay (a restored producer's), and all it holds is here already
+            staleUpdates++;
+        } else {
+            Set<Object> keys = (p.kind() == FramePartial.LATE ? lates : previews).update(p);
+            if (!keys.isEmpty()) {
+                frameAt(start); // its windows have data, even if no regular partial of it came
+                if (p.kind() == FramePartial.LATE) {
+                    long last = Math.min(start + window.size(), firedEnd);
+                    for (long end = start + window.slide(); end <= last; end += window.slide()) {
+                        emit(end, WindowUpdate.Kind.LATE, keys);
+                    }
+                }
+                noteChanged(start);
+            }
+        }
+        emitEarlyIfDue();
+    }
+
+    private KeyedFrame<T> frameAt(long start) {
         KeyedFrame<T> frame = open.get(start);
         if (frame == null) {
             frame = frames.create();
             open.put(start, frame);
         }
-        frame.merge(p);
-        if (keys != null) {
-            long last = Math.min(start + window.size(), firedEnd);
-            for (long end = start + slide; end <= last; end += slide) {
-                if (end + allowedLateness <= completeBelow) {
-                    throw new IllegalStateException(info.name() + ": a late partial of frame " + start + " reached the window ending at "
-                            + end + " after its allowed lateness (progress " + completeBelow + "): the partial should have refused it");
-                }
-                emit(end, WindowUpdate.Kind.LATE, keys);
-            }
-        }
+        return frame;
+    }
+
+    /** Early results: a window still open holding frame {@code start} changed, so early rows are due within the interval. */
+    private void noteChanged(long start) {
         if (earlyNanos > 0 && start + window.size() > firedEnd) {
             if (changed.isEmpty()) {
                 nextEarlyNanos = time.nanoTime() + earlyNanos;
             }
             changed.add(start);
         }
-        emitEarlyIfDue();
     }
 
-    private static Set<Object> keysOf(FramePartial p) {
-        Set<Object> keys = new HashSet<>();
-        for (int i = 0; i < p.size; i++) {
-            keys.add(p.longKeys != null ? (Object) p.longKeys[i] : p.objectKeys[i]);
-        }
-        return keys;
+    /** Updates of frames already past their lateness here, dropped as replays (none without fault tolerance). */
+    public long staleUpdates() {
+        return staleUpdates;
     }
 
     @Override
@@ -155,6 +182,8 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
     private void evict(long bound) {
         long keepFrom = bound == Long.MAX_VALUE ? Long.MAX_VALUE : bound - window.size() - allowedLateness;
         open.headMap(keepFrom, true).clear();
+        previews.evictThrough(keepFrom);
+        lates.evictThrough(keepFrom);
         changed.headSet(keepFrom, true).clear();
     }
 
@@ -187,6 +216,8 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         for (KeyedFrame<T> frame : open.subMap(start, true, end, false).values()) {
             frame.combineInto(sum);
         }
+        previews.combineInto(start, end, sum);
+        lates.combineInto(start, end, sum);
         rows.emit(kind, keys, completeBelow);
         sum.emitResults(start, end, rows);
     }
@@ -244,6 +275,8 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         for (long start : changed) {
             out.putLong(start);
         }
+        previews.snapshotTo(out, codec);
+        lates.snapshotTo(out, codec);
     }
 
     @Override
@@ -263,6 +296,8 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         for (int n = in.getCount(8); n > 0; n--) {
             changed.add(in.getLong());
         }
+        previews.restoreFrom(in, codec);
+        lates.restoreFrom(in, codec);
         nextEarlyNanos = changed.isEmpty() ? Long.MAX_VALUE : time.nanoTime() + earlyNanos;
     }
 

@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * holds exactly ONE on every input, the moment the last piece arrives. Each producer releases in
  * ascending order over a FIFO channel, so below its newest release this operator has heard all it
  * will from it: below the least such frontier (and the oldest incomplete epoch) of every input,
- * everything is complete.
+ * everything is complete, and the ledgers forget it ({@link CreditLedger#compactBelow}).
  */
 public final class HewMeldCompletion implements Completion {
 
@@ -104,6 +104,9 @@ public final class HewMeldCompletion implements Completion {
         if (below > completeBelow) {
             completeBelow = below;
             partlyComplete.headSet(below).clear();
+            for (CreditLedger l : ledgers) {
+                l.compactBelow(below); // the ledgers stay as small as the epochs in flight, however long the job runs
+            }
             listener.onProgress(below);
         }
     }

@@ -46,6 +46,42 @@ class CompletionTest {
     }
 
     @Test
+    void a_million_epochs_of_hew_meld_leave_its_snapshot_as_small_as_after_ten() {
+        Completion c = Completion.of(Progress.HEWMELD, "op", 10, new int[] {2, 2}).apply(new Completion.Listener() {
+            @Override
+            public void onEpochComplete(long epochStart) {
+            }
+
+            @Override
+            public void onProgress(long completeBelow) {
+            }
+        });
+        int afterTen = -1;
+        for (long i = 0; i < 1_000_000; i++) {
+            long epoch = i * 10;
+            for (int input = 0; input < 2; input++) {
+                c.onCredit(input, 0, epoch, Credit.shareOf(0, 2));
+                if (i % 2 == 0) {
+                    c.onCredit(input, 1, epoch, Credit.shareOf(1, 2));
+                } else {
+                    c.onCreditRange(input, 1, epoch, epoch + 10);
+                }
+            }
+            if (i == 10) {
+                afterTen = snapshotSize(c);
+            }
+        }
+        assertThat(c.completeBelow()).isEqualTo(10_000_000L);
+        assertThat(snapshotSize(c)).as("the ledgers forget what is below the low-water mark").isEqualTo(afterTen);
+    }
+
+    private static int snapshotSize(Completion c) {
+        WireOut out = new WireOut(64);
+        c.snapshotTo(out);
+        return out.size();
+    }
+
+    @Test
     void when_credit_of_an_epoch_adds_up_to_one_then_it_completes_at_once_and_progress_follows_the_frontiers() {
         Completion c = of(Progress.HEWMELD, 2);
         c.onCredit(0, 1, 10, Credit.shareOf(1, 2));
