@@ -23,17 +23,23 @@ import java.util.TreeSet;
  *   <li><b>On time</b>: once progress passes a window's end, one {@code ON_TIME} row per key, at
  *       event time {@code end - 1}, as a plain window.</li>
  *   <li><b>Late</b>: its frames are kept until progress passes {@code end + allowedLateness};
- *       a partial of records admitted late ({@link UpsertPartial}) merges into them and each
- *       window already fired that holds its frame emits a {@code LATE} row for each key of the
- *       partial, with the key's whole updated value, at event time {@code max(end - 1, progress)}
- *       (never behind the progress already forwarded). Then the frames are freed.</li>
- *   <li><b>Early</b>: a window not fired yet that received partials emits an {@code EARLY} row per
- *       key at most {@code earlyResults} after it changed, by the job's {@link TimeSource} (a
- *       test's manual clock): checked on every input, progress and idle wake-up.</li>
+ *       a {@link FramePartial#LATE} update of records admitted late ({@link UpsertPartial})
+ *       replaces what that producer sent before for its keys, and each window already fired that
+ *       holds its frame emits a {@code LATE} row for each key it changed, with the key's whole
+ *       updated value, at event time {@code max(end - 1, progress)} (never behind the progress
+ *       already forwarded). Then the frames are freed.</li>
+ *   <li><b>Early</b>: {@link FramePartial#PREVIEW}s of the producers' open frames count until
+ *       the frame's regular partial replaces them; a window not fired yet that received partials
+ *       emits an {@code EARLY} row per key at most {@code earlyResults} after it changed, by the
+ *       job's {@link TimeSource} (a test's manual clock): checked on every input, progress and
+ *       idle wake-up.</li>
  * </ul>
  *
- * <p>Frames and what has fired are part of the snapshot, restored exactly; the next early row's
- * time is processing time and starts again after a restore.
+ * <p>Updates are kept per (producer, frame, key), newest version wins, so a repeated or replayed
+ * update changes nothing (see {@link FramePartial}); one for a frame already past its lateness
+ * here can only be a replay and is dropped ({@link #staleUpdates}). Frames, updates and what has
+ * fired are part of the snapshot, restored exactly; the next early row's time is processing time
+ * and starts again after a restore.
  */
 public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
 
