@@ -11,15 +11,18 @@ import java.util.zip.CRC32C;
 
 /**
  * The bytes of one peer's checkpoint file. Every file begins with {@code AIRCKPT} and its format
- * version: format 1 (the byte {@code '1'}, written until the version got a field of its own) and
- * format 2 ({@code 'V'}, then the version as an int, then the run that wrote it). Both hold the
- * job, checkpoint, peer and peer count, the named parts, and end with a CRC32C of the rest.
- * Format 1 is still read; a format this code does not know is refused, never taken for damage.
+ * version: format 1 (the byte {@code '1'}, written until the version got a field of its own), then
+ * {@code 'V'}, the version as an int and the run that wrote it: format 2, and format 3, whose
+ * parts hold each operator's state under its stable id (the runtime's {@code PartSections})
+ * instead of by its place in the pipeline. All hold the job, checkpoint, peer and peer count, the
+ * named parts, and end with a CRC32C of the rest. Only format 3 is read: the parts of formats 1
+ * and 2 cannot be matched to operators, and a format this code does not know (a newer AIR's) is
+ * refused too, naming the format, never taken for damage.
  */
 final class CheckpointFile {
 
     /** The format {@link #encode} writes. */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
     private static final byte[] MAGIC = "AIRCKPT".getBytes(StandardCharsets.US_ASCII);
     private static final byte FORMAT_1 = '1';
     private static final byte VERSIONED = 'V';
@@ -41,14 +44,20 @@ final class CheckpointFile {
         }
     }
 
-    /** A file in a format this code cannot read: written by a newer AIR, most likely. */
+    /** A file in a format this code cannot read: written by a newer AIR, or by an older one before operator ids. */
     static final class UnknownFormat extends Exception {
         private static final long serialVersionUID = 1L;
         private final int format;
 
         UnknownFormat(int format) {
-            super("checkpoint file format " + format + "; this AIR reads formats 1 to " + FORMAT);
+            super("checkpoint file format " + format + "; this AIR reads format " + FORMAT + " only"
+                    + (format < FORMAT ? " (formats 1 and 2 hold operator state by its place in the pipeline, not by operator id)" : ""));
             this.format = format;
+        }
+
+        /** Whether an older AIR wrote the file (else a newer one, most likely). */
+        boolean older() {
+            return format >= 1 && format < FORMAT;
         }
 
         int format() {
@@ -104,7 +113,7 @@ final class CheckpointFile {
             throw new DamagedFile(bytes.length < MAGIC.length + 8 ? "only " + bytes.length + " bytes (partly written?)"
                     : "not an AIR checkpoint file (no AIRCKPT header)");
         }
-        if (format < 1 || format > FORMAT) {
+        if (format != FORMAT) {
             throw new UnknownFormat(format);
         }
         if (bytes.length < MAGIC.length + 1 + 8) {
@@ -119,11 +128,8 @@ final class CheckpointFile {
         b.limit(bytes.length - 8);
         b.position(MAGIC.length + 1);
         try {
-            String run = "?";
-            if (format >= 2) {
-                b.getInt();
-                run = new String(bytes(b, 4096), StandardCharsets.UTF_8);
-            }
+            b.getInt(); // the version, read above
+            String run = new String(bytes(b, 4096), StandardCharsets.UTF_8);
             String fileJob = new String(bytes(b, 4096), StandardCharsets.UTF_8);
             long fileId = b.getLong();
             int filePeer = b.getInt();

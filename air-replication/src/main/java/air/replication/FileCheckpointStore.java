@@ -213,8 +213,8 @@ public final class FileCheckpointStore implements CheckpointStore {
                     problem = file + " cannot be read: " + e;
                 } catch (CheckpointFile.UnknownFormat e) {
                     throw new CheckpointMismatchException("job " + job + ": " + file + " is in " + e.getMessage()
-                            + ": it was written by a newer AIR. Resume it with that AIR, or move " + root.resolve(job)
-                            + " away (or use another directory) to start afresh");
+                            + ": it was written by " + (e.older() ? "an older" : "a newer") + " AIR. Resume it with that AIR, or move "
+                            + root.resolve(job) + " away (or use another directory) to start afresh");
                 }
             }
             if (problem == null) {

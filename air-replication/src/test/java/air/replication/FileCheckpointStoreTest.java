@@ -165,24 +165,28 @@ class FileCheckpointStoreTest {
         store.write("job", 1, 0, 1, parts("1"));
         byte[] bytes = Files.readAllBytes(file(dir, 1, 0, 1));
         assertThat(new String(bytes, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("AIRCKPTV");
-        assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(2);
+        assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(3);
         assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).run()).isEqualTo(store.run());
     }
 
     @Test
-    void files_of_format_1_written_before_the_version_field_are_still_read(@TempDir Path dir) throws IOException {
+    void files_of_formats_1_and_2_written_before_operator_ids_are_refused_naming_the_file_and_an_older_air(@TempDir Path dir)
+            throws IOException {
         Files.createDirectories(file(dir, 1, 0, 2).getParent());
         Files.write(file(dir, 1, 0, 2), format1("job", 1, 0, 2, parts("1@0")));
         Files.write(file(dir, 1, 1, 2), format1("job", 1, 1, 2, parts("1@1")));
         FileCheckpointStore store = new FileCheckpointStore(dir, 3);
-        Optional<CheckpointStore.Restored> r = store.newestComplete("job", 1, 2);
-        assertThat(r.orElseThrow().id()).isEqualTo(1);
-        assertThat(text(r, "v1/0")).isEqualTo("final 1@1");
-        // and a damaged one of format 1 is still detected
-        byte[] cut = format1("job", 1, 1, 2, parts("1@1"));
-        cut[cut.length / 2] ^= 0x10;
-        Files.write(file(dir, 1, 1, 2), cut);
-        assertThat(store.newestComplete("job", 1, 2)).isEmpty();
+        assertThatThrownBy(() -> store.newestComplete("job", 1, 2)).isInstanceOf(CheckpointMismatchException.class)
+                .hasMessageContaining(file(dir, 1, 0, 2).toString()).hasMessageContaining("format 1")
+                .hasMessageContaining("not by operator id").hasMessageContaining("an older AIR");
+        store.write("job", 2, 0, 2, parts("2@0"));
+        Path two = file(dir, 2, 1, 2);
+        store.write("job", 2, 1, 2, parts("2@1"));
+        byte[] bytes = Files.readAllBytes(two);
+        ByteBuffer.wrap(bytes).putInt(8, 2); // format 2, as the AIR before operator ids wrote it
+        Files.write(two, bytes);
+        assertThatThrownBy(() -> store.newestComplete("job", 1, 2)).isInstanceOf(CheckpointMismatchException.class)
+                .hasMessageContaining(two.toString()).hasMessageContaining("format 2").hasMessageContaining("an older AIR");
     }
 
     @Test
@@ -196,7 +200,7 @@ class FileCheckpointStoreTest {
         Files.write(newer, bytes);
         assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
                 .hasMessageContaining(newer.toString()).hasMessageContaining("format 7")
-                .hasMessageContaining("reads formats 1 to 2").hasMessageContaining("newer AIR");
+                .hasMessageContaining("reads format 3 only").hasMessageContaining("newer AIR");
         bytes[7] = 'X'; // neither format 1 nor a version field: not ours, so damaged, and the previous one is used
         Files.write(newer, bytes);
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);

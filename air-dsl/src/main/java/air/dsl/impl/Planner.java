@@ -33,6 +33,7 @@ import air.runtime.plan.WindowOutput;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +113,9 @@ public final class Planner {
 
     private PhysicalPlan plan(List<StageNode> sources) {
         List<StageNode> heads = new ArrayList<>();
-        for (StageNode n : topologicalOrder(sources)) {
+        List<StageNode> order = topologicalOrder(sources);
+        requireDistinctNames(order);
+        for (StageNode n : order) {
             if (isHead(n)) {
                 vertexOf.put(n, heads.size());
                 heads.add(n);
@@ -134,6 +137,23 @@ public final class Planner {
             vertices.add(new VertexPlan(vertex, parallelism, headSpec(head), body.chain(), body.tail()));
         }
         return new PhysicalPlan(vertices, edges);
+    }
+
+    /**
+     * A name given with {@code named(...)} identifies a stage's state in checkpoints (its stable
+     * operator id), so two stages of one name are refused, naming both call sites.
+     */
+    private static void requireDistinctNames(List<StageNode> nodes) {
+        Map<String, StageNode> named = new HashMap<>();
+        for (StageNode n : nodes) {
+            String label = n.info().label();
+            StageNode other = label == null ? null : named.putIfAbsent(label, n);
+            if (other != null && other != n) {
+                throw new IllegalArgumentException("two stages are named '" + label + "': " + other.info().kind() + " at "
+                        + other.info().callSite() + " and " + n.info().kind() + " at " + n.info().callSite()
+                        + "; a name identifies a stage's state in checkpoints, so give each stage its own name");
+            }
+        }
     }
 
     private static boolean isHead(StageNode n) {

@@ -4,9 +4,13 @@ import air.runtime.JobConfig;
 import air.runtime.plan.PhysicalPlan;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
-/** What every peer must agree on before running: the plan as text and the settings that shape it. */
+/**
+ * What every peer must agree on before running: the plan as text and the settings that shape it.
+ * It keeps the call sites, so that a difference report points at the lines that differ; a
+ * checkpoint does not depend on them (its operators are matched by stable id,
+ * {@link air.runtime.impl.checkpoint.OperatorIds}).
+ */
 public final class PlanFingerprint {
 
     private PlanFingerprint() {
@@ -18,17 +22,6 @@ public final class PlanFingerprint {
                 + (config.replicas() > 0 ? " replicas=" + config.replicas() + " every " + config.replicationIntervalMs() + " ms" : "")
                 + "\n" + plan.explain();
     }
-
-    /**
-     * {@link #of} without the call sites ({@code kind@File.java:42} becomes {@code kind}): what a
-     * checkpoint is matched by, so that moving a stage to another source line keeps its state.
-     * Names given with {@code named(...)} stay, and so does every stage's kind, order and settings.
-     */
-    public static String structure(PhysicalPlan plan, JobConfig config, int peers) {
-        return CALL_SITE.matcher(of(plan, config, peers)).replaceAll("");
-    }
-
-    private static final Pattern CALL_SITE = Pattern.compile("@[A-Za-z0-9_$.\\-]+\\.java:\\d+");
 
     /** The lines where {@code theirs} differs from {@code mine}, for the error message. */
     public static String difference(String mine, int myRank, String theirs, int theirRank) {

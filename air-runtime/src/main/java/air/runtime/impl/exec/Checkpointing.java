@@ -1,13 +1,15 @@
 package air.runtime.impl.exec;
 
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.checkpoint.SavedState;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
 
 /**
  * A tasklet's link to this peer's checkpoints: when the next barrier is due, which checkpoint
- * it restores from, and where its parts go. {@link #OFF} when the job takes no checkpoints.
+ * it restores from, its operators' saved states (found by operator id, {@link SavedState}), and
+ * where its parts go. {@link #OFF} when the job takes no checkpoints.
  */
 public final class Checkpointing {
 
@@ -16,15 +18,29 @@ public final class Checkpointing {
     private final CheckpointCoordinator coordinator;
     private final long intervalNanos;
     private final long restoredId;
-    private final byte[] restoredPart;
+    private final SavedState saved;
+    private final int instance;
     private final Runnable onRestored;
 
+    /** A tasklet restored from its own part {@code restoredPart} of the same plan (null: a fresh start), as a takeover does. */
     public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
+        this(coordinator, intervalNanos, restoredId, restoredPart == null ? null : SavedState.ofPart("(restored)", restoredPart), -1,
+                onRestored);
+    }
+
+    /**
+     * A tasklet of global instance {@code instance} in a run that resumes from {@code saved} (null:
+     * a fresh start); {@code onRestored} runs once it is back at the checkpoint, with whatever of
+     * its operators' state was saved.
+     */
+    public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
+                         Runnable onRestored) {
         this.onRestored = onRestored;
         this.coordinator = coordinator;
         this.intervalNanos = intervalNanos;
         this.restoredId = restoredId;
-        this.restoredPart = restoredPart;
+        this.saved = saved;
+        this.instance = instance;
     }
 
     boolean enabled() {
@@ -40,9 +56,14 @@ public final class Checkpointing {
         return restoredId;
     }
 
-    /** This tasklet's part of the restored checkpoint, or null on a fresh start. */
-    WireIn restoredPart(String part) {
-        return restoredPart == null ? null : new WireIn(ByteBuffer.wrap(restoredPart), -1);
+    /** Whether this run resumes from a checkpoint (whatever of this tasklet's state it holds). */
+    boolean resuming() {
+        return saved != null;
+    }
+
+    /** The saved state of this tasklet's operator {@code id}, or null when it starts empty. */
+    WireIn restoredState(String id) {
+        return saved == null ? null : saved.state(id, instance);
     }
 
     /**
@@ -67,7 +88,7 @@ public final class Checkpointing {
 
     /** The tasklet is back at its restored state. */
     void restored() {
-        if (restoredPart != null) {
+        if (saved != null) {
             onRestored.run();
         }
     }

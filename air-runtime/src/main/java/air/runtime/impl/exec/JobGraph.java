@@ -6,6 +6,7 @@ import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
+import air.runtime.impl.checkpoint.OperatorIds;
 import air.runtime.impl.checkpoint.PartNames;
 import air.runtime.impl.inbound.Alignment;
 import air.runtime.impl.inbound.BarrierAligner;
@@ -78,6 +79,8 @@ public final class JobGraph {
     private final Function<String, Checkpointing> checkpoints;
     /** Builds every operator of this graph, from per-job class copies. */
     private final OperatorFactory ops;
+    /** The stable id each stateful operator's state is filed under in checkpoints and replicas. */
+    private final OperatorIds ids;
     /** Why sinks must be exactly-once (the fault-tolerance strategy's name), or null when they need not be. */
     private final String exactlyOnceBecause;
     private final JobConfig config;
@@ -107,6 +110,7 @@ public final class JobGraph {
         this.numbering = new ProducerNumbering(plan, peers);
         this.wiring = wiring;
         this.ops = new OperatorFactory(config);
+        this.ids = OperatorIds.of(plan);
     }
 
     /** Upstream producers of vertex {@code vertex} by their number there, as {@link ProducerNumbering#describe} names them. */
@@ -194,7 +198,7 @@ public final class JobGraph {
         OperatorPositions positions = new OperatorPositions(v.id());
         for (int i = 0; i < v.parallelism(); i++) {
             positions.nextInstance();
-            List<Snapshotting> stateful = new ArrayList<>();
+            List<TaskletState.Op> stateful = new ArrayList<>();
             Built body = buildBranch(v, i, v.chain(), v.tail(), positions, stateful);
             buildHead(v, i, body.head(), positions, stateful, body.tail());
         }
@@ -203,18 +207,18 @@ public final class JobGraph {
 
     /** Builds a chain and its tail for instance {@code instance}, adding its stateful operators to {@code stateful} in chain order. */
     private Built buildBranch(VertexPlan v, int instance, List<OpSpec> chain, TailSpec tailSpec, OperatorPositions positions,
-                              List<Snapshotting> stateful) {
+                              List<TaskletState.Op> stateful) {
         int first = positions.reserve(chain.size());
-        List<Snapshotting> tailState = new ArrayList<>();
+        List<TaskletState.Op> tailState = new ArrayList<>();
         Built tail = buildTail(v, instance, tailSpec, positions, tailState);
         Inlet<?> next = tail.head();
-        List<Snapshotting> chainState = new ArrayList<>();
+        List<TaskletState.Op> chainState = new ArrayList<>();
         for (int k = chain.size() - 1; k >= 0; k--) {
             int position = first + k;
             Inlet<?> op = ops.chainOp(v.id(), position, chain.get(k), next);
             positions.add(position, OperatorFactory.kindOf(chain.get(k)), chain.get(k).info(), op, next);
             if (op instanceof Snapshotting s) {
-                chainState.add(0, s);
+                chainState.add(0, new TaskletState.Op(ids.of(chain.get(k)), s));
             }
             next = op;
         }
@@ -223,7 +227,7 @@ public final class JobGraph {
         return new Built(next, tail.tail());
     }
 
-    private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, OperatorPositions positions, List<Snapshotting> stateful) {
+    private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, OperatorPositions positions, List<TaskletState.Op> stateful) {
         switch (tailSpec) {
             case TailSpec.Sink s -> {
                 int position = positions.take();
@@ -233,7 +237,7 @@ public final class JobGraph {
                 sinks.add(writer);
                 Inlet<?> op = ops.create(v.id(), position, SinkOp.class, s.info(), writer);
                 positions.add(position, "sink", s.info(), op, null);
-                stateful.add((Snapshotting) op);
+                stateful.add(new TaskletState.Op(ids.of(s), (Snapshotting) op));
                 return new Built(op, (ChainTail) op);
             }
             case TailSpec.PartialWindow pw -> {
@@ -262,7 +266,7 @@ public final class JobGraph {
                         out, late, updates);
                 partials.add((WindowPartial) op);
                 positions.add(position, "window-partial", pw.info(), op, null);
-                stateful.add((Snapshotting) op);
+                stateful.add(new TaskletState.Op(ids.of(pw), (Snapshotting) op));
                 return new Built(op, (ChainTail) op);
             }
             case TailSpec.Exchange x -> {
@@ -272,7 +276,7 @@ public final class JobGraph {
                 Inlet<?> op = ops.create(v.id(), position, ExchangeOp.class, x.info(), x.spread() == TailSpec.Spread.BROADCAST,
                         x.key() == null ? null : OperatorFactory.keyHash(x.key()), shuffleOutput(edge, x, producer, inboxes.get(edge.to())));
                 positions.add(position, "exchange", x.info(), op, null);
-                stateful.add((Snapshotting) op);
+                stateful.add(new TaskletState.Op(ids.of(x), (Snapshotting) op));
                 return new Built(op, (ChainTail) op);
             }
             case TailSpec.Fork f -> {
@@ -355,11 +359,11 @@ public final class JobGraph {
         return PartNames.of(v.id(), global(instance, v));
     }
 
-    private void buildHead(VertexPlan v, int instance, Inlet<?> next, OperatorPositions positions, List<Snapshotting> stateful,
+    private void buildHead(VertexPlan v, int instance, Inlet<?> next, OperatorPositions positions, List<TaskletState.Op> stateful,
                            ChainTail tail) {
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
-        TaskletState state = new TaskletState(partName(v, instance), stateful, tail);
+        TaskletState state = new TaskletState(partName(v, instance), ids.of(v.head()), stateful, tail);
         parts.add(partName(v, instance));
         if (v.head() instanceof HeadSpec.Source s) {
             SourceReader<?> reader = ops.reader(v.id(), s, global(instance, v), globalParallelism(v));

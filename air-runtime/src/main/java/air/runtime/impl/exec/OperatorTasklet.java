@@ -63,21 +63,24 @@ final class OperatorTasklet extends Tasklet {
 
     /** Back to the restored checkpoint; true when this instance had already finished there. */
     private boolean restore() {
-        WireIn in = checkpoints.restoredPart(state.part());
-        if (in == null) {
+        if (!checkpoints.resuming()) {
             return false;
         }
-        boolean finished = in.getByte() == 1;
-        edge.restoreFrom(in);
-        return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
+        WireIn in = state.headState(checkpoints);
+        boolean finished = false;
+        if (in != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
+            finished = in.getByte() == 1;
+            edge.restoreFrom(in);
+        }
+        return state.restoreChain(finished, checkpoints, () -> capture(true, 0));
     }
 
+    /** The part: whether this instance finished, its edge and operator as the head's state, then the chain's operators. */
     private WireOut capture(boolean finished, long id) {
-        WireOut out = new WireOut(256);
-        out.putByte(finished ? 1 : 0);
-        edge.snapshotTo(out, id);
-        state.snapshotTo(out, id);
-        return out;
+        WireOut head = new WireOut(256);
+        head.putByte(finished ? 1 : 0);
+        edge.snapshotTo(head, id);
+        return state.capture(head, id);
     }
 
     /** What this instance waits for, published by its edge; safe to read from any thread. */

@@ -6,7 +6,11 @@ import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.checkpoint.FreshStart;
-import air.runtime.impl.cluster.PlanFingerprint;
+import air.runtime.impl.checkpoint.OperatorId;
+import air.runtime.impl.checkpoint.OperatorIds;
+import air.runtime.impl.checkpoint.PartNames;
+import air.runtime.impl.checkpoint.SavedState;
+import air.runtime.impl.checkpoint.StateMatch;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.Counter;
@@ -18,7 +22,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +32,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A checkpointed job's start on this peer: refuses what cannot be checkpointed, finds the newest
- * complete checkpoint of the same pipeline and layout, drops this peer's parts of newer, unfinished
- * ones, and counts the tasklets back to their restored state (status RECOVERING until then).
+ * complete checkpoint of the same job name and layout, drops this peer's parts of newer, unfinished
+ * ones, matches the saved operator states to this pipeline's operators by their stable ids
+ * ({@link OperatorIds}, {@link StateMatch}: a changed pipeline resumes what still matches and says
+ * what starts empty and what is dropped; a checkpoint of which nothing matches is refused), and
+ * counts the tasklets back to their restored state (status RECOVERING until then).
  * Meters: {@code air.recovery.duration} (start to every tasklet restored), {@code air.recoveries}.
  */
 public final class Recovery {
@@ -44,13 +50,14 @@ public final class Recovery {
     private final MeterRegistry registry;
     private final long startNanos;
     private final long restoredId;
-    private final Map<String, byte[]> parts;
+    private final SavedState saved;
+    private final StateMatch match;
     private final AtomicInteger restoring = new AtomicInteger();
     private final CheckpointStore.Claim claim;
     private volatile JobEvents events = JobEvents.NONE;
 
     private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
-                     Optional<CheckpointStore.Restored> restored, CheckpointStore.Claim claim) {
+                     Optional<CheckpointStore.Restored> restored, StateMatch match, SavedState saved, CheckpointStore.Claim claim) {
         this.claim = claim;
         this.config = config;
         this.key = key;
@@ -59,7 +66,8 @@ public final class Recovery {
         this.registry = registry;
         this.startNanos = startNanos;
         this.restoredId = restored.map(CheckpointStore.Restored::id).orElse(0L);
-        this.parts = restored.map(CheckpointStore.Restored::parts).orElse(null);
+        this.saved = saved;
+        this.match = match;
     }
 
     /**
@@ -69,7 +77,8 @@ public final class Recovery {
     public static Recovery prepare(PhysicalPlan plan, JobConfig config, int self, int peers, MeterRegistry registry) {
         long start = System.nanoTime();
         KeyTypeCheck.requireStableKeys(plan, config);
-        String key = keyOf(plan, config, peers);
+        OperatorIds ids = OperatorIds.of(plan);
+        String key = keyOf(config, peers);
         CheckpointStore store = config.checkpointStore();
         CheckpointStore.Claim claim;
         try {
@@ -80,9 +89,24 @@ public final class Recovery {
         }
         try {
             Optional<CheckpointStore.Restored> restored;
+            StateMatch match = null;
+            SavedState saved = null;
             try {
                 restored = store.newestComplete(key, self, peers);
                 store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
+                if (restored.isPresent()) {
+                    SavedState all = SavedState.of(restored.get().parts());
+                    String where = "job '" + config.name() + "': checkpoint " + restored.get().id() + " in " + store.describe();
+                    match = StateMatch.of(ids.stateful(), all.descriptors(), where);
+                    if (match.nothingMatches()) {
+                        refuseOrDiscardAnother(store, config, key, self, where, all, ids);
+                        restored = Optional.empty();
+                        match = null;
+                        FreshStart.refuseOrReplaceEarlierOutput(plan, config); // started afresh: nothing of the other pipeline stays
+                    } else {
+                        saved = all.only(match.resumed());
+                    }
+                }
                 if (restored.isEmpty()) {
                     refuseOrDiscardOthers(store, config, key, self);
                     if (!claim.earlierRun()) {
@@ -93,7 +117,7 @@ public final class Recovery {
                 throw new IllegalStateException("job '" + config.name() + "': cannot read (or, starting afresh, discard) the checkpoints in "
                         + store.describe() + ": " + e, e);
             }
-            return new Recovery(config, key, self, peers, registry, start, restored, claim);
+            return new Recovery(config, key, self, peers, registry, start, restored, match, saved, claim);
         } catch (RuntimeException e) {
             claim.close();
             throw e;
@@ -125,14 +149,21 @@ public final class Recovery {
      * completion strategy) before each operator's state; 3: window operators write their counters
      * before their frames ({@code WindowFrames}); 4: repeat marks of exchange records, and the
      * dataflow's operators (joins, exchanges); 5: keys from the plan's structure (no call sites)
-     * and a hash of the raw job name, so that no two job names share a key prefix.
+     * and a hash of the raw job name, so that no two job names share a key prefix; 6: each
+     * operator's state under its stable id ({@link air.runtime.impl.checkpoint.PartSections}), and
+     * a key of the job name and layout only: the pipeline is matched operator by operator.
      */
-    static final int CHECKPOINT_FORMAT = 5;
+    static final int CHECKPOINT_FORMAT = 6;
 
-    /** The checkpoint key: the job's name and a digest of its plan, layout and checkpoint format. */
-    static String keyOf(PhysicalPlan plan, JobConfig config, int peers) {
-        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\n"
-                + PlanFingerprint.structure(plan, config, peers));
+    /**
+     * The checkpoint key: the job's name, the checkpoint format and what a restore cannot change
+     * today: the peers and the workers (how state is split into instances). Not the pipeline: its
+     * operators are matched by id on restore ({@link StateMatch}), so an edited pipeline finds its
+     * checkpoints, resumes what still matches and is told about the rest.
+     */
+    static String keyOf(JobConfig config, int peers) {
+        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\npeers=" + peers + " workers="
+                + config.workers());
     }
 
     /**
@@ -166,20 +197,17 @@ public final class Recovery {
         return new CheckpointCoordinator(config.checkpointStore(), key, config.name(), self, peers, restoredId, registry, onFailure);
     }
 
-    /** Each tasklet's link to checkpoints, with its restored part; a part missing from the checkpoint is an error. */
+    /**
+     * Each tasklet's link to checkpoints; in a resumed run with the saved states of its operators
+     * that match (found by id and global instance: a tasklet of a changed pipeline may have none).
+     */
     Function<String, Checkpointing> forTasklets(CheckpointCoordinator coordinator) {
         long interval = config.checkpointIntervalMs() * 1_000_000L;
         return part -> {
-            byte[] bytes = null;
-            if (parts != null) {
-                bytes = parts.get(part);
-                if (bytes == null) {
-                    throw new IllegalStateException("job '" + config.name() + "': checkpoint " + restoredId + " in "
-                            + config.checkpointStore().describe() + " has no state for tasklet " + part + " on peer " + self);
-                }
+            if (saved != null) {
                 restoring.incrementAndGet();
             }
-            return new Checkpointing(coordinator, interval, restoredId, bytes, this::restored);
+            return new Checkpointing(coordinator, interval, restoredId, saved, PartNames.instanceOf(part), this::restored);
         };
     }
 
@@ -209,6 +237,27 @@ public final class Recovery {
     }
 
     /**
+     * The newest checkpoint under this run's key has no state this pipeline's operators can take:
+     * another pipeline was run under this job name. Refused, naming the job, the directory and the
+     * ids on both sides, unless starting afresh was asked for ({@link JobConfig#startAfresh}); then
+     * every peer discards its own parts of the job's checkpoints (none stays complete, so none is
+     * resumed later) and the run starts from scratch. Never a silent fresh start.
+     */
+    private static void refuseOrDiscardAnother(CheckpointStore store, JobConfig config, String key, int self, String where,
+                                               SavedState saved, OperatorIds ids) throws IOException {
+        List<String> mine = ids.stateful().stream().map(OperatorId::id).toList();
+        if (!config.startAfresh()) {
+            throw new CheckpointMismatchException(where + " is of another pipeline under this job name: none of its operators' state "
+                    + "fits this pipeline (saved: " + List.copyOf(saved.descriptors().keySet()) + "; this pipeline: " + mine + "). "
+                    + "Nothing ran and nothing was deleted. Run the pipeline that wrote it to resume, start afresh on purpose "
+                    + "(JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
+        }
+        store.discardNewerThan(key, 0, self);
+        LOG.warn("{} is of another pipeline under this job name (saved: {}; this pipeline: {}): starting afresh as asked, discarding "
+                + "it", where, List.copyOf(saved.descriptors().keySet()), mine);
+    }
+
+    /**
      * Nothing to resume under this run's key: checkpoints of the same job name under another key
      * (another pipeline, layout or format) are refused — the job does not start, saying why — or,
      * with {@link JobConfig#startAfresh}, discarded. Never a silent fresh start beside them.
@@ -220,10 +269,10 @@ public final class Recovery {
         }
         if (!config.startAfresh()) {
             throw new CheckpointMismatchException("job '" + config.name() + "': " + store.describe() + " holds checkpoints of this job name "
-                    + others + " that this run cannot resume from: the pipeline changed (a stage added, removed or reordered; a "
-                    + "moved source line does not count), or its workers, peers, routing or progress differ, or the checkpoint "
-                    + "format (this run's key is " + key + ", format " + CHECKPOINT_FORMAT + "). Run the pipeline that wrote them to "
-                    + "resume, or start afresh on purpose (JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
+                    + others + " that this run cannot resume from: its workers or peers differ (rescaling a checkpoint is not "
+                    + "supported yet), or an older AIR wrote them in another checkpoint format (this run's key is " + key + ", format "
+                    + CHECKPOINT_FORMAT + "). Run with the layout (or AIR) that wrote them to resume, or start afresh on purpose "
+                    + "(JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
         }
         if (self == 0) {
             // rank 0 only: on a shared directory the others would race it, and a peer built differently must not delete anyone's
@@ -245,15 +294,23 @@ public final class Recovery {
 
     void logStart() {
         CheckpointStore store = config.checkpointStore();
-        if (parts != null) {
+        if (saved != null) {
             LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId, store.describe());
+            if (!match.startEmpty().isEmpty()) {
+                LOG.info("job '{}': the pipeline changed since checkpoint {}; these operators start empty: {}", config.name(), restoredId,
+                        String.join(", ", match.startEmpty()));
+            }
+            if (!match.dropped().isEmpty()) {
+                LOG.warn("job '{}': checkpoint {} in {} holds state that this pipeline does not resume, dropped: {}", config.name(),
+                        restoredId, store.describe(), String.join(", ", match.dropped()));
+            }
             events.publish(new JobEvent.Recovering(config.name(), self, JobEvents.now(), restoredId));
         } else {
             LOG.info("job '{}': checkpoints every {} ms to {} (nothing to resume from)", config.name(), config.checkpointIntervalMs(),
                     store.describe());
             List<String> others = othersOfThisJob(store);
             if (!others.isEmpty()) {
-                LOG.warn("job '{}': {} holds checkpoints of this job under {}, but of another plan, layout or checkpoint format "
+                LOG.warn("job '{}': {} holds checkpoints of this job under {}, but of another layout or checkpoint format "
                         + "(this run's is {}, format {}): not resuming from them", config.name(), store.describe(), others, key,
                         CHECKPOINT_FORMAT);
             }

@@ -94,13 +94,16 @@ final class SourceTasklet<T> extends Tasklet {
     private boolean restore() {
         nextCheckpoint = checkpoints.restoredId() + 1;
         nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos();
-        WireIn in = checkpoints.restoredPart(state.part());
-        if (in == null) {
+        if (!checkpoints.resuming()) {
             return false;
         }
-        boolean finished = in.getByte() == 1;
-        reader.seek(in.getLong());
-        return state.restoreChain(in, finished, checkpoints, () -> capture(true, 0));
+        WireIn in = state.headState(checkpoints);
+        boolean finished = false;
+        if (in != null) { // else the source reads from its start (new, or changed, in this pipeline)
+            finished = in.getByte() == 1;
+            reader.seek(in.getLong());
+        }
+        return state.restoreChain(finished, checkpoints, () -> capture(true, 0));
     }
 
     private void checkpoint() {
@@ -115,11 +118,11 @@ final class SourceTasklet<T> extends Tasklet {
         state.emitBarrier(id);
     }
 
+    /** The part: whether this instance finished and its position as the head's state, then the chain's operators. */
     private WireOut capture(boolean finished, long id) {
-        WireOut out = new WireOut(256);
-        out.putByte(finished ? 1 : 0).putLong(reader.position());
-        state.snapshotTo(out, id);
-        return out;
+        WireOut head = new WireOut(16);
+        head.putByte(finished ? 1 : 0).putLong(reader.position());
+        return state.capture(head, id);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package air.runtime.impl.exec;
 
+import air.runtime.impl.checkpoint.OperatorId;
+import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Snapshotting;
 import air.wire.WireIn;
@@ -8,18 +10,25 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * What a checkpoint captures of one tasklet's fused chain: the stateful operators in chain order
- * and the tail, which passes barriers on. Named in
- * the checkpoint by vertex and global instance.
+ * What a checkpoint captures of one tasklet's fused chain: its head (a source's position, an
+ * inbound edge and its operator), the stateful operators in chain order, each under its stable
+ * id ({@link PartSections}), and the tail, which passes barriers on. Named in the checkpoint by
+ * vertex and global instance; restored operator by operator, so that a changed pipeline restores
+ * what it still has and starts the rest empty.
  */
 final class TaskletState {
 
+    /** A stateful operator of the chain and the id its state is filed under. */
+    record Op(OperatorId id, Snapshotting op) { }
+
     private final String part;
-    private final List<Snapshotting> ops;
+    private final OperatorId head;
+    private final List<Op> ops;
     private final ChainTail tail;
 
-    TaskletState(String part, List<Snapshotting> ops, ChainTail tail) {
+    TaskletState(String part, OperatorId head, List<Op> ops, ChainTail tail) {
         this.part = part;
+        this.head = head;
         this.ops = List.copyOf(ops);
         this.tail = tail;
     }
@@ -28,21 +37,35 @@ final class TaskletState {
         return part;
     }
 
-    void snapshotTo(WireOut out, long id) {
-        for (Snapshotting s : ops) {
-            s.snapshotTo(out, id);
+    /** The tasklet's part: {@code headState} (what the tasklet wrote of its head) under the head's id, then each operator's. */
+    WireOut capture(WireOut headState, long id) {
+        PartSections sections = new PartSections(1 + ops.size()).add(head, headState);
+        for (Op o : ops) {
+            WireOut state = new WireOut(64);
+            o.op().snapshotTo(state, id);
+            sections.add(o.id(), state);
         }
+        return sections.done();
+    }
+
+    /** The head's saved state in a resumed run, or null when the head starts empty. */
+    WireIn headState(Checkpointing checkpoints) {
+        return checkpoints.restoredState(head.id());
     }
 
     /**
-     * Restores the chain from the rest of the tasklet's part; when the tasklet had finished at
-     * the checkpoint, ends it again and hands its last state ({@code finalState}) to the checkpoints.
+     * Restores every chain operator that has saved state (the others start empty); when the
+     * tasklet had finished at the checkpoint, ends it again and hands its last state
+     * ({@code finalState}) to the checkpoints.
      *
      * @return whether the tasklet had finished
      */
-    boolean restoreChain(WireIn in, boolean finished, Checkpointing checkpoints, Supplier<WireOut> finalState) {
-        for (Snapshotting s : ops) {
-            s.restoreFrom(in);
+    boolean restoreChain(boolean finished, Checkpointing checkpoints, Supplier<WireOut> finalState) {
+        for (Op o : ops) {
+            WireIn in = checkpoints.restoredState(o.id().id());
+            if (in != null) {
+                o.op().restoreFrom(in);
+            }
         }
         tail.restoredAt(checkpoints.restoredId());
         checkpoints.restored();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import air.runtime.api.Emitter;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.checkpoint.OperatorId;
 import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Inlet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,7 +65,7 @@ class SourceCheckpointBacklogTest {
         };
         Tail tail = new Tail();
         SourceTasklet<Long> behind = new SourceTasklet<>(new JobContext("job"), "behind", idle, tail, 16, 1,
-                new TaskletState("behind", List.of(), tail), link);
+                new TaskletState("behind", new OperatorId("v0#source", "source", false, List.of(), "source"), List.of(), tail), link);
         behind.run();
         coordinator.close();
 

@@ -1,0 +1,81 @@
+package air.runtime.impl.checkpoint;
+
+import air.wire.WireIn;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The operator states a run resumes from, found by operator id and global instance rather than by
+ * tasklet part, so that an operator whose vertex was renumbered (a named stage after an added
+ * vertex) still finds its state. Read-only once built: tasklets look up their operators on their
+ * own threads.
+ */
+public final class SavedState {
+
+    /** Sections by {@code id@instance}, or by id alone for one part ({@link #ofPart}). */
+    private final Map<String, PartSections.Section> sections;
+    private final boolean onePart;
+
+    private SavedState(Map<String, PartSections.Section> sections, boolean onePart) {
+        this.sections = sections;
+        this.onePart = onePart;
+    }
+
+    /** This peer's parts of a checkpoint ({@link PartNames}: {@code v<vertex>/<global instance>}). */
+    public static SavedState of(Map<String, byte[]> parts) {
+        Map<String, PartSections.Section> all = new LinkedHashMap<>();
+        for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+            int instance = PartNames.instanceOf(part.getKey());
+            for (Map.Entry<String, PartSections.Section> s : read(part.getKey(), part.getValue()).entrySet()) {
+                all.put(s.getKey() + "@" + instance, s.getValue());
+            }
+        }
+        return new SavedState(all, false);
+    }
+
+    /** One tasklet's part, for a restore of the same plan (a replica taking over a block): found by id alone. */
+    public static SavedState ofPart(String part, byte[] bytes) {
+        return new SavedState(read(part, bytes), true);
+    }
+
+    private static Map<String, PartSections.Section> read(String part, byte[] bytes) {
+        try {
+            return PartSections.read(bytes);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("checkpoint part " + part + " cannot be read as operator states (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Every saved operator id with its descriptor. */
+    public Map<String, String> descriptors() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, PartSections.Section> s : sections.entrySet()) {
+            out.putIfAbsent(idOf(s.getKey()), s.getValue().descriptor());
+        }
+        return out;
+    }
+
+    /** Only the states of operators {@code ids}: what a changed pipeline resumes. */
+    public SavedState only(Set<String> ids) {
+        Map<String, PartSections.Section> kept = new HashMap<>();
+        sections.forEach((key, s) -> {
+            if (ids.contains(idOf(key))) {
+                kept.put(key, s);
+            }
+        });
+        return new SavedState(kept, onePart);
+    }
+
+    /** Operator {@code id}'s state at global instance {@code instance}, or null when there is none to restore. */
+    public WireIn state(String id, int instance) {
+        PartSections.Section s = sections.get(onePart ? id : id + "@" + instance);
+        return s == null ? null : new WireIn(ByteBuffer.wrap(s.state()), -1);
+    }
+
+    private String idOf(String key) {
+        return onePart ? key : key.substring(0, key.lastIndexOf('@'));
+    }
+}
