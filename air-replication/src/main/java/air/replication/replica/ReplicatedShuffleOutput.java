@@ -7,6 +7,7 @@ import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
 import air.wire.WireOut;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -16,6 +17,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * snapshot taken after it (upstream backup). When a destination moves to a new host, what is kept
  * for it is sent there first, in order, before anything new; the new host drops what its restored
  * state already holds. A send to a peer that died is dropped: the log holds it.
+ *
+ * <p>The log is bounded: a data item sent while the log is over {@link ReplicationContext.LogBound}
+ * waits (the producer is held back, releasing the output's lock) until replicated snapshots let
+ * enough of it go. It waits only while some of the log is tagged before this producer's last
+ * barrier — a snapshot already under way can trim that without this producer sending anything —
+ * so a held producer never waits for a barrier it would have to send itself; past the bound the
+ * log grows by at most what one interval sends after the last barrier.
  */
 public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
@@ -37,11 +45,14 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private final ReplicaService replicas;
     private final UpstreamLog log;
     private final int[] sentHost;
+    private final ReplicationContext.LogBound bound;
+    private final Condition room = lock.newCondition();
     private int seenVersion;
     private long lastBarrier;
 
     public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, int channel, ShuffleItemCodec codec,
-                                   Placement placement, HostedInboxes hosted, ReplicaService replicas) {
+                                   Placement placement, HostedInboxes hosted, ReplicaService replicas, ReplicationContext.LogBound bound) {
+        this.bound = bound;
         this.producer = producer;
         this.workers = workers;
         this.session = session;
@@ -104,8 +115,29 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
             hosted.at(destination).offer(item);
             return;
         }
+        if (log.bytes() > bound.maxBytes() && !(item instanceof ShuffleItem.Barrier)) {
+            awaitRoom();
+        }
         log.add(destination, item, lastBarrier);
         transmit(host, destination, item);
+    }
+
+    /** Holds the producer while the log is over its bound and a snapshot under way can still trim it. */
+    private void awaitRoom() {
+        boolean counted = false;
+        while (log.bytes() > bound.maxBytes() && log.holdsBefore(lastBarrier) && !bound.stopped().getAsBoolean()) {
+            if (!counted) {
+                counted = true;
+                bound.holds().increment();
+            }
+            try {
+                room.awaitNanos(1_000_000L); // the lock is free meanwhile: catch-ups and restores go on; replication moves the cut
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            log.trim(d -> replicas.replicatedCut(d / workers));
+        }
     }
 
     /** Sends what is kept for each destination that moved to its new host, then follows the placement. */

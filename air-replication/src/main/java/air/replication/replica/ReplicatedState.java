@@ -14,6 +14,7 @@ import air.runtime.impl.exec.RunningJob;
 import air.runtime.plan.PhysicalPlan;
 import air.runtime.plan.TailSpec;
 import air.runtime.plan.VertexPlan;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
 final class ReplicatedState implements FaultTolerance {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedState.class);
+
+    /** The bound on each producer's upstream-backup log, in bytes (a system property; 256 MiB unless set). */
+    static final String LOG_BYTES_PROPERTY = "air.replication.upstreamLogBytes";
+    private static final long DEFAULT_LOG_BYTES = 256L << 20;
 
     private final ClusterSession cluster;
     private final MeterRegistry registry;
@@ -82,7 +87,10 @@ final class ReplicatedState implements FaultTolerance {
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
         replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), context::fail);
-        replication = ReplicationContext.create(cluster, replicas);
+        replication = ReplicationContext.create(cluster, replicas, new ReplicationContext.LogBound(
+                Long.getLong(LOG_BYTES_PROPERTY, DEFAULT_LOG_BYTES), context::isCancelled,
+                Counter.builder("air.upstream.log.holds").tag("job", config.name())
+                        .description("a producer held back because its upstream-backup log was over its bound").register(registry)));
         coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), cluster.self(), cluster.peers(), 0, registry,
                 context::fail);
         CheckpointCoordinator c = coordinator;

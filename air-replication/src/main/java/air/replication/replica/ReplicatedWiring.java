@@ -28,7 +28,8 @@ final class ReplicatedWiring implements ShuffleWiring {
     @Override
     public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel, ShuffleItemCodec codec) {
         ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, replication.session(), channel, codec,
-                replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers), replication.replicas());
+                replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers), replication.replicas(),
+                replication.logBound());
         replication.outputs().add(out);
         return out;
     }

@@ -2,22 +2,31 @@ package air.replication.replica;
 
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.exec.HostedInboxes;
+import io.micrometer.core.instrument.Counter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the tasklets of one replicated job on this peer share: the cluster session, where each
- * block runs, the inboxes hosted here per final vertex, the replica service, and every shuffle
- * output (which must send their logs again when a destination moves).
+ * block runs, the inboxes hosted here per final vertex, the replica service, every shuffle
+ * output (which must send their logs again when a destination moves), and the bound on each
+ * output's upstream-backup log.
  */
 public record ReplicationContext(ClusterSession session, Placement placement, Map<Integer, HostedInboxes> hosted,
-                                 ReplicaService replicas, List<ReplicatedShuffleOutput> outputs) {
+                                 ReplicaService replicas, List<ReplicatedShuffleOutput> outputs, LogBound logBound) {
 
-    public static ReplicationContext create(ClusterSession session, ReplicaService replicas) {
+    /**
+     * How far an upstream-backup log may grow before its producer is held back ({@code maxBytes}),
+     * whether the job has stopped (a held producer lets go), and how often producers were held.
+     */
+    public record LogBound(long maxBytes, BooleanSupplier stopped, Counter holds) { }
+
+    public static ReplicationContext create(ClusterSession session, ReplicaService replicas, LogBound bound) {
         return new ReplicationContext(session, new Placement(session.peers()), new ConcurrentHashMap<>(),
-                replicas, new CopyOnWriteArrayList<>());
+                replicas, new CopyOnWriteArrayList<>(), bound);
     }
 
     /** The inboxes of final vertex {@code vertex}, created on first use. */

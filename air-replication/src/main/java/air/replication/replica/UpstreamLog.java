@@ -1,6 +1,7 @@
 package air.replication.replica;
 
 import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleItemCodec;
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;
@@ -9,13 +10,16 @@ import java.util.function.IntToLongFunction;
  * What one producer sent to each destination on another peer, in order, each item tagged with the
  * number of the producer's last barrier before it. An item tagged {@code t} is in every snapshot
  * numbered above {@code t} of the destination, so once its host has replicated snapshot {@code c},
- * items tagged below {@code c} can go. Not thread-safe: its output guards it.
+ * items tagged below {@code c} can go. It counts the bytes it holds (by the items' encoded size
+ * estimate), so that its output can hold the producer back when it grows past a bound. Not
+ * thread-safe: its output guards it.
  */
 final class UpstreamLog {
 
-    private record Entry(ShuffleItem item, long tag) { }
+    private record Entry(ShuffleItem item, long tag, int bytes) { }
 
     private final ArrayDeque<Entry>[] perDestination;
+    private long bytes;
 
     @SuppressWarnings("unchecked")
     UpstreamLog(int destinations) {
@@ -26,7 +30,24 @@ final class UpstreamLog {
     }
 
     void add(int destination, ShuffleItem item, long tag) {
-        perDestination[destination].add(new Entry(item, tag));
+        Entry e = new Entry(item, tag, ShuffleItemCodec.sizeHint(item));
+        perDestination[destination].add(e);
+        bytes += e.bytes();
+    }
+
+    /** What the log holds, in encoded bytes (estimated). */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Whether some item is tagged below {@code barrier}: a snapshot already under way past it would let it go. */
+    boolean holdsBefore(long barrier) {
+        for (ArrayDeque<Entry> l : perDestination) {
+            if (!l.isEmpty() && l.peekFirst().tag() < barrier) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drops, per destination, the items tagged below what its host has replicated ({@code safe}). */
@@ -38,7 +59,7 @@ final class UpstreamLog {
             }
             long cut = safe.applyAsLong(d);
             while (!l.isEmpty() && l.peekFirst().tag() < cut) {
-                l.pollFirst();
+                bytes -= l.pollFirst().bytes();
             }
         }
     }
@@ -51,6 +72,9 @@ final class UpstreamLog {
     }
 
     void clear(int destination) {
+        for (Entry e : perDestination[destination]) {
+            bytes -= e.bytes();
+        }
         perDestination[destination].clear();
     }
 

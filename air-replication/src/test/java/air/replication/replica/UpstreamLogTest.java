@@ -3,6 +3,7 @@ package air.replication.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleItemCodec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,24 @@ class UpstreamLogTest {
         assertThat(log.size()).isEqualTo(2);
         log.clear(0);
         assertThat(log.size()).isZero();
+    }
+
+    @Test
+    void counts_the_bytes_it_holds_and_whether_a_snapshot_under_way_can_trim_them() {
+        UpstreamLog log = new UpstreamLog(2);
+        ShuffleItem w = new ShuffleItem.Watermark(0, 10);
+        int each = ShuffleItemCodec.sizeHint(w);
+        log.add(0, w, 3);
+        log.add(1, w, 4);
+        log.add(1, w, 4);
+        assertThat(log.bytes()).isEqualTo(3L * each);
+        assertThat(log.holdsBefore(4)).as("an item tagged 3: snapshot 4 under way lets it go").isTrue();
+        assertThat(log.holdsBefore(3)).as("nothing before barrier 3: only a new barrier could trim").isFalse();
+        log.trim(dest -> 4);
+        assertThat(log.bytes()).isEqualTo(2L * each);
+        assertThat(log.holdsBefore(4)).isFalse();
+        log.clear(1);
+        assertThat(log.bytes()).isZero();
     }
 
     @Test
