@@ -22,11 +22,13 @@ public final class StateMatch {
     private final Set<String> resumed;
     private final List<String> startEmpty;
     private final List<String> dropped;
+    private final List<String> changed;
 
-    private StateMatch(Set<String> resumed, List<String> startEmpty, List<String> dropped) {
+    private StateMatch(Set<String> resumed, List<String> startEmpty, List<String> dropped, List<String> changed) {
         this.resumed = resumed;
         this.startEmpty = startEmpty;
         this.dropped = dropped;
+        this.changed = changed;
     }
 
     /**
@@ -37,6 +39,7 @@ public final class StateMatch {
         Set<String> resumed = new LinkedHashSet<>();
         List<String> startEmpty = new ArrayList<>();
         List<String> refusals = new ArrayList<>();
+        List<String> reused = new ArrayList<>();
         for (OperatorId op : operators) {
             String was = saved.get(op.id());
             if (was == null) {
@@ -47,6 +50,7 @@ public final class StateMatch {
                 refusals.add(op.id() + " (" + op.shown() + "): saved as [" + was + "], now [" + op.descriptor() + "]");
             } else {
                 startEmpty.add(op.id() + " (another operator than the one saved there)");
+                reused.add(op.id() + ": saved [" + was + "], now [" + op.descriptor() + "]");
             }
         }
         if (!refusals.isEmpty()) {
@@ -74,7 +78,7 @@ public final class StateMatch {
                 dropped.add(id + (now.contains(id) ? " (not resumed, see above)" : " (no such operator any more)"));
             }
         }
-        return new StateMatch(resumed, startEmpty, dropped);
+        return new StateMatch(resumed, startEmpty, dropped, reused);
     }
 
     /** The ids whose state the run restores. */
@@ -90,6 +94,11 @@ public final class StateMatch {
     /** Saved states no operator of this pipeline takes, each with why. */
     public List<String> dropped() {
         return dropped;
+    }
+
+    /** The unnamed operators whose id was saved by another operator: {@code id: saved [...], now [...]}. */
+    public List<String> changed() {
+        return changed;
     }
 
     /** Nothing saved fits: the checkpoint is of another pipeline under this job name. */

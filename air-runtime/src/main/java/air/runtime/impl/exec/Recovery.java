@@ -99,7 +99,7 @@ public final class Recovery {
                     String where = "job '" + config.name() + "': checkpoint " + restored.get().id() + " in " + store.describe();
                     match = StateMatch.of(ids.stateful(), all.descriptors(), where);
                     if (match.nothingMatches()) {
-                        refuseOrDiscardAnother(store, config, key, self, where, all, ids);
+                        refuseOrDiscardAnother(store, config, key, self, where, all, ids, match);
                         restored = Optional.empty();
                         match = null;
                         FreshStart.refuseOrReplaceEarlierOutput(plan, config); // started afresh: nothing of the other pipeline stays
@@ -244,12 +244,16 @@ public final class Recovery {
      * resumed later) and the run starts from scratch. Never a silent fresh start.
      */
     private static void refuseOrDiscardAnother(CheckpointStore store, JobConfig config, String key, int self, String where,
-                                               SavedState saved, OperatorIds ids) throws IOException {
+                                               SavedState saved, OperatorIds ids, StateMatch match) throws IOException {
         List<String> mine = ids.stateful().stream().map(OperatorId::id).toList();
         if (!config.startAfresh()) {
+            List<String> changed = match.changed();
             throw new CheckpointMismatchException(where + " is of another pipeline under this job name: none of its operators' state "
-                    + "fits this pipeline (saved: " + List.copyOf(saved.descriptors().keySet()) + "; this pipeline: " + mine + "). "
-                    + "Nothing ran and nothing was deleted. Run the pipeline that wrote it to resume, start afresh on purpose "
+                    + "fits this pipeline (saved: " + List.copyOf(saved.descriptors().keySet()) + "; this pipeline: " + mine + ")"
+                    + (changed.isEmpty() ? "" : "; where the ids agree, the operators do not: " + String.join("; ",
+                            changed.subList(0, Math.min(3, changed.size()))) + (changed.size() > 3 ? "; and " + (changed.size() - 3)
+                            + " more" : ""))
+                    + ". Nothing ran and nothing was deleted. Run the pipeline that wrote it to resume, start afresh on purpose "
                     + "(JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
         }
         store.discardNewerThan(key, 0, self);
