@@ -282,11 +282,13 @@ public final class JobConfig {
 
     /**
      * With checkpoints: what to do when the store holds checkpoints of this job name that this run
-     * cannot resume from (a changed pipeline — an added, removed or reordered stage; other workers
-     * or peers; another checkpoint format). By default the job refuses to start, saying so, rather
-     * than silently starting from scratch; {@code true} discards them and starts afresh
-     * ({@code ./air ... --fresh}). Moving a stage to another source line needs neither: checkpoints
-     * are matched by the plan's structure, not its call sites.
+     * cannot resume from (another pipeline, none of whose operators' state fits this one; a named
+     * operator whose state changed shape; other workers or peers; another checkpoint format). By
+     * default the job refuses to start, saying so, rather than silently starting from scratch;
+     * {@code true} discards them and starts afresh ({@code ./air ... --fresh}). An edited pipeline
+     * needs neither: state is matched operator by operator by stable id (the {@code named(...)}
+     * label, else the plan's structure, never a call site), so a moved line resumes everything and
+     * an added or removed operator starts empty or is dropped, with a log line saying which.
      */
     public JobConfig startAfresh(boolean afresh) {
         JobConfig c = copy();
