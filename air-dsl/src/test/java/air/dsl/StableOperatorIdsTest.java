@@ -9,6 +9,8 @@ import air.runtime.CheckpointMismatchException;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.checkpoint.OperatorId;
+import air.runtime.impl.checkpoint.OperatorIds;
 import air.runtime.sink.CollectSink;
 import air.runtime.sink.PartFilesSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,5 +193,50 @@ class StableOperatorIdsTest {
         assertThatThrownBy(() -> p.execute(config(1))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("two stages are named 'twice'").hasMessageContaining("map at StableOperatorIdsTest.java:")
                 .hasMessageContaining("filter at StableOperatorIdsTest.java:");
+    }
+
+    private static List<OperatorId> ids(Pipeline p) {
+        return OperatorIds.of(p.plan(config(2))).stateful();
+    }
+
+    private static Function<OperatorId, String> idAndDescriptor() {
+        return o -> o.id() + " = " + o.descriptor();
+    }
+
+    @Test
+    void ids_and_descriptors_come_from_names_and_structure_never_from_call_sites() {
+        Pipeline a = Pipeline.create();
+        a.readFrom(Sources.generate(100, i -> i)).withTimestamps(i -> i, 0).keyByLong(i -> i % 3).window(Windows.tumbling(10))
+                .aggregate(Aggregations.count()).writeTo(Sinks.collect());
+        Pipeline b = Pipeline.create();
+        Stage<Long> read = b.readFrom(Sources.generate(100, i -> i));
+
+        read.map(i -> i).withTimestamps(i -> i, 0)
+                .keyByLong(i -> i % 3)
+                .window(Windows.tumbling(10))
+                .aggregate(Aggregations.count())
+                .writeTo(Sinks.collect());
+        assertThat(ids(a)).extracting(OperatorId::id)
+                .containsExactly("v0#source", "v0#timestamps", "v1#window-partial", "v1#window-final", "v1#sink");
+        assertThat(ids(b)).extracting(idAndDescriptor()).isEqualTo(ids(a).stream().map(idAndDescriptor()).toList());
+        assertThat(ids(a)).allSatisfy(o -> assertThat(o.descriptor()).doesNotContain(".java:"));
+    }
+
+    @Test
+    void a_named_window_join_names_both_partial_halves_and_a_merge_numbers_the_copies_of_what_follows_it() {
+        Pipeline p = Pipeline.create();
+        Stage<Long> left = p.readFrom(Sources.generate(100, i -> i)).withTimestamps(i -> i, 0);
+        Stage<Long> right = p.readFrom(Sources.generate(100, i -> i)).withTimestamps(i -> i, 0);
+        left.keyByLong(i -> i % 3).window(Windows.tumbling(10))
+                .join(right.keyByLong(i -> i % 3).window(Windows.tumbling(10)), Aggregations.count(), Aggregations.count(),
+                        (k, l, r) -> l + r)
+                .named("pairs").writeTo(Sinks.collect());
+        left.merge(right).keyByLong(i -> i % 5).window(Windows.tumbling(10)).aggregate(Aggregations.count()).named("both")
+                .writeTo(Sinks.collect());
+        assertThat(ids(p)).extracting(OperatorId::id).contains("pairs#window-partial-0", "pairs#window-partial-1", "pairs#window-join",
+                "both#window-partial", "both#window-partial.1", "both#window-final");
+        OperatorId join = ids(p).stream().filter(o -> o.id().equals("pairs#window-join")).findFirst().orElseThrow();
+        assertThat(join.named()).isTrue();
+        assertThat(join.inputs()).containsExactly("pairs#window-partial-0", "pairs#window-partial-1");
     }
 }
