@@ -9,6 +9,8 @@ import air.runtime.impl.ops.ShuffleOutput;
 import air.wire.WireOut;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A shuffle edge across peers under replication, as one upstream instance sees it. Destinations
@@ -23,7 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * enough of it go. It waits only while some of the log is tagged before this producer's last
  * barrier — a snapshot already under way can trim that without this producer sending anything —
  * so a held producer never waits for a barrier it would have to send itself; past the bound the
- * log grows by at most what one interval sends after the last barrier.
+ * log grows by at most what one interval sends after the last barrier. A hold lasts at most 5 s:
+ * then the producer goes on above the bound with a WARN, rather than wait on a snapshot that
+ * cannot complete (a soft bound: memory, never liveness, gives way).
  */
 public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
@@ -47,6 +51,10 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private final int[] sentHost;
     private final ReplicationContext.LogBound bound;
     private final Condition room = lock.newCondition();
+    /** The longest a producer is held back by its log's bound at once. */
+    private static final long MAX_HOLD_NANOS = 5_000_000_000L;
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedShuffleOutput.class);
+    private boolean warnedOverBound;
     private int seenVersion;
     private long lastBarrier;
 
@@ -122,13 +130,27 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         transmit(host, destination, item);
     }
 
-    /** Holds the producer while the log is over its bound and a snapshot under way can still trim it. */
+    /**
+     * Holds the producer while the log is over its bound and a snapshot under way can still trim it,
+     * for at most {@link #MAX_HOLD_NANOS}: past that it goes on above the bound, saying so once, so
+     * that no producer ever waits forever on a snapshot that cannot complete without it.
+     */
     private void awaitRoom() {
         boolean counted = false;
+        long deadline = System.nanoTime() + MAX_HOLD_NANOS;
         while (log.bytes() > bound.maxBytes() && log.holdsBefore(lastBarrier) && !bound.stopped().getAsBoolean()) {
             if (!counted) {
                 counted = true;
                 bound.holds().increment();
+            }
+            if (System.nanoTime() > deadline) {
+                if (!warnedOverBound) {
+                    warnedOverBound = true;
+                    LOG.warn("producer {}: its upstream-backup log holds {} bytes, over the bound of {}, and no replicated snapshot let "
+                            + "it go within {} ms: it goes on above the bound (a slow replica or a stalled checkpoint)", producer,
+                            log.bytes(), bound.maxBytes(), MAX_HOLD_NANOS / 1_000_000);
+                }
+                return;
             }
             try {
                 room.awaitNanos(1_000_000L); // the lock is free meanwhile: catch-ups and restores go on; replication moves the cut

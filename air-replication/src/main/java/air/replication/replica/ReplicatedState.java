@@ -80,6 +80,11 @@ final class ReplicatedState implements FaultTolerance {
     }
 
     @Override
+    public boolean survivesPeerLoss() {
+        return true;
+    }
+
+    @Override
     public String exactlyOnceBecause() {
         return "replication";
     }

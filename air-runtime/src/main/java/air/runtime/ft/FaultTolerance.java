@@ -47,6 +47,11 @@ public interface FaultTolerance {
         throw new IllegalStateException("replicas > 0 needs the replication module: add dev.air:air-replication to the class path");
     }
 
+    /** Whether the job goes on when a peer is lost (its share taken over elsewhere) instead of failing. */
+    default boolean survivesPeerLoss() {
+        return false;
+    }
+
     /** What the peers must agree on besides the plan (the checkpoint they restore). */
     default String fingerprintSuffix() {
         return "";

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,11 @@ public final class ClusterSession implements AutoCloseable {
     private final AtomicIntegerArray gone; // 1: removed; read on every remote send under replication
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
     private volatile PeerLossHandler peerLossHandler;
+    /** The running job survives a lost peer (replication): views that come before its handler wait for it. */
+    private volatile boolean jobSurvivesLoss;
+    /** Guards handing views to the handler against installing it: none is lost or handed twice. */
+    private final ReentrantLock lossLock = new ReentrantLock();
+    private final List<Runnable> pendingLosses = new ArrayList<>();
     private final Membership membership;
     /** When this world formed, by rank 0's clock: orders the owners of a sink's output across restarts. */
     private long incarnation = System.currentTimeMillis();
@@ -139,7 +145,7 @@ public final class ClusterSession implements AutoCloseable {
     /** The failure detector suspects peers: the membership decides; a job that is not replicated fails at once. */
     private void onSuspected(Map<Integer, String> peers, Evidence evidence) {
         membership.suspect(peers, evidence);
-        if (peerLossHandler == null && membership.fencedBecause() == null) {
+        if (peerLossHandler == null && !jobSurvivesLoss && membership.fencedBecause() == null) {
             Map.Entry<Integer, String> first = peers.entrySet().iterator().next();
             lostPeer("peer " + first.getKey() + " lost: " + first.getValue());
         }
@@ -199,10 +205,21 @@ public final class ClusterSession implements AutoCloseable {
                 gone.set(p, 1);
                 monitor.forget(p, "removed by " + view);
             }
-            PeerLossHandler handler = peerLossHandler;
-            if (handler != null) {
-                handler.viewChanged(view, removed);
-            } else if (!removed.isEmpty()) {
+            lossLock.lock();
+            try {
+                PeerLossHandler handler = peerLossHandler;
+                if (handler != null) {
+                    handler.viewChanged(view, removed);
+                    return;
+                }
+                if (jobSurvivesLoss) {
+                    pendingLosses.add(() -> peerLossHandler.viewChanged(view, removed)); // its takeover is not set up yet
+                    return;
+                }
+            } finally {
+                lossLock.unlock();
+            }
+            if (!removed.isEmpty()) {
                 lostPeer("peer " + removed.get(0) + " lost: " + why.get(removed.get(0)));
             }
         }
@@ -265,7 +282,16 @@ public final class ClusterSession implements AutoCloseable {
      * (replication takes over its share); null restores the default.
      */
     public void onPeerLoss(PeerLossHandler handler) {
-        peerLossHandler = handler;
+        lossLock.lock();
+        try {
+            peerLossHandler = handler;
+            if (handler != null) {
+                pendingLosses.forEach(Runnable::run); // views installed between the job's start and now
+            }
+            pendingLosses.clear();
+        } finally {
+            lossLock.unlock();
+        }
     }
 
 
@@ -290,6 +316,14 @@ public final class ClusterSession implements AutoCloseable {
 
     /** Starts a job: every peer must present the same plan fingerprint. Returns the job's sequence number. */
     public long beginJob(String fingerprint, JobFailures onFailure) throws InterruptedException {
+        return beginJob(fingerprint, onFailure, false);
+    }
+
+    /**
+     * {@code survivesPeerLoss}: the job takes lost peers' shares over (replication) — a loss before
+     * it set its handler ({@link #onPeerLoss}) waits for it instead of failing the job.
+     */
+    public long beginJob(String fingerprint, JobFailures onFailure, boolean survivesPeerLoss) throws InterruptedException {
         checkUsable();
         if (currentJob != -1) {
             throw new IllegalStateException("peer " + self() + " is already running a cluster job; run them one after another");
@@ -297,6 +331,7 @@ public final class ClusterSession implements AutoCloseable {
         long job = sequence.incrementAndGet();
         abortedBy = null;
         currentJob = job;
+        jobSurvivesLoss = survivesPeerLoss;
         jobFailure = onFailure;
         List<String> problems = new ArrayList<>();
         try {
@@ -406,6 +441,7 @@ public final class ClusterSession implements AutoCloseable {
         if (currentJob == job) {
             jobFailure = null;
             currentJob = -1;
+            jobSurvivesLoss = false;
         }
         control.forget(job);
     }

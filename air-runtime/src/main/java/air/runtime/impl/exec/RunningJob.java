@@ -83,7 +83,7 @@ public final class RunningJob implements Job {
         FaultTolerance ft = FaultTolerance.of(plan, config, cluster, registry);
         long clusterJob;
         try {
-            clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft.fingerprintSuffix());
+            clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft);
         } catch (RuntimeException e) {
             ft.close(); // gives back what it holds (a checkpoint directory's lock)
             throw e;
@@ -125,7 +125,9 @@ public final class RunningJob implements Job {
     }
 
     /** Cluster mode: checks the plan can cross peers, then agrees on it with every peer. */
-    private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, String restoring) {
+    private static long joinClusterJob(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster,
+                                       FaultTolerance ft) {
+        String restoring = ft.fingerprintSuffix();
         KeyTypeCheck.requireStableKeys(plan, config);
         String fingerprint = PlanFingerprint.of(plan, config, cluster.peers()) + restoring;
         try {
@@ -140,7 +142,7 @@ public final class RunningJob implements Job {
                     context.fail(new PeerFencedException("job '" + config.name() + "' stopped on peer " + cluster.self() + ": " + why));
                     context.cancelNow(); // sinks first: every tasklet is interrupted and unwinds before it writes again
                 }
-            });
+            }, ft.survivesPeerLoss());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the peers agreed on the plan", e);
