@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Starts this peer's side of a world as a {@link WorldSpec} says: serves the rendezvous when it is
@@ -56,6 +58,7 @@ public final class PeerBootstrap {
     public static MpjProvider.Joined joinMpj(WorldSpec spec) {
         MpjProvider mpj = mpjProvider();
         serveRendezvousIfAsked(spec);
+        awaitRendezvous(spec, RENDEZVOUS_TIMEOUT_MS);
         // MPJ's start-up trace is muted when MPJ_HOME has no conf
         return mpj.join(spec.mpjInitArgs(), spec.describe(), !QuietMpjHome.hasConf(spec.mpjHome()));
     }
@@ -77,6 +80,32 @@ public final class PeerBootstrap {
         } catch (IOException e) {
             throw new UncheckedIOException("peer " + spec.rank() + " could not join the TCP mesh through the rendezvous at "
                     + rv.host() + ":" + rv.port() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * niodev connects to the rendezvous once, with no retry: a rank started before rank 0 listens
+     * (srun starts them all at once) dies in {@code MPI.Init}. So a rank that does not serve it
+     * first waits until the rendezvous accepts a connection (closed at once: the rendezvous takes it
+     * for a probe), up to {@code timeoutMs}, then says which address never answered.
+     */
+    static void awaitRendezvous(WorldSpec spec, long timeoutMs) {
+        if (spec.rendezvous() == null || spec.servesRendezvous()) {
+            return;
+        }
+        InetSocketAddress at = new InetSocketAddress(spec.rendezvous().host(), spec.rendezvous().port());
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try (Socket probe = new Socket()) {
+                probe.connect(at, 1_000);
+                return;
+            } catch (IOException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("rank " + spec.rank() + ": the rendezvous at " + at + " did not accept a connection within "
+                            + timeoutMs + " ms (" + e.getMessage() + "): is rank 0 running, and AIR_RENDEZVOUS its address?", e);
+                }
+                LockSupport.parkNanos(50_000_000L); // a retry timer: rank 0 is still starting
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import air.channels.MeshAuth;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.PushbackInputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -73,6 +74,11 @@ public final class Rendezvous implements AutoCloseable {
                     continue;
                 }
                 String refused = greet(s, table);
+                if (PROBE.equals(refused)) {
+                    LOG.debug("rendezvous: a rank's probe from {} (it waits for the rendezvous before MPI.Init)", s.getRemoteSocketAddress());
+                    closeQuietly(s);
+                    continue;
+                }
                 if (refused != null) {
                     // a stranger, garbage or a duplicate rank: refuse that connection alone, the world goes on meeting
                     LOG.warn("rendezvous: refused {}", refused);
@@ -98,12 +104,21 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    /** Reads one rank's greeting into {@code table}; why it is refused, or null. */
+    /** What {@link #greet} returns for a connection closed before its first byte: a rank probing whether the rendezvous listens. */
+    private static final String PROBE = "probe";
+
+    /** Reads one rank's greeting into {@code table}; why it is refused ({@link #PROBE} for a probe), or null. */
     private String greet(Socket s, String[] table) {
         String from = String.valueOf(s.getRemoteSocketAddress());
         try {
             s.setSoTimeout(MeshAuth.GREETING_TIMEOUT_MS);
-            DataInputStream in = new DataInputStream(s.getInputStream());
+            PushbackInputStream raw = new PushbackInputStream(s.getInputStream(), 1);
+            int first = raw.read();
+            if (first < 0) {
+                return PROBE;
+            }
+            raw.unread(first);
+            DataInputStream in = new DataInputStream(raw);
             String hello = in.readUTF();
             int writePort = in.readInt();
             int readPort = in.readInt();

@@ -133,4 +133,21 @@ class PeerBootstrapTest {
             QuietMpjHome.delete(home);
         }
     }
+
+    @Test
+    void a_rank_that_does_not_serve_the_rendezvous_waits_until_it_listens_and_names_it_when_it_never_does() throws Exception {
+        try (ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            WorldSpec spec = WorldSpec.of(ARGS, Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "AIR_TRANSPORT", "mpj",
+                    "AIR_RENDEZVOUS", "127.0.0.1:" + listening.getLocalPort()));
+            PeerBootstrap.awaitRendezvous(spec, 5_000); // returns: it accepts
+        }
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // nothing listens there once closed
+        }
+        WorldSpec spec = WorldSpec.of(ARGS, Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "AIR_TRANSPORT", "mpj",
+                "AIR_RENDEZVOUS", "127.0.0.1:" + closed));
+        assertThatThrownBy(() -> PeerBootstrap.awaitRendezvous(spec, 300)).hasMessageContaining("rank 1: the rendezvous at")
+                .hasMessageContaining(":" + closed).hasMessageContaining("did not accept a connection within 300 ms");
+    }
 }
