@@ -41,6 +41,8 @@ public final class MeshAuth {
     public static final int GREETING_TIMEOUT_MS = 2_000;
 
     private static final int NONCE = 16;
+    /** The greeting's version, after the magic number: 2 since the acceptor proves itself too. */
+    private static final int VERSION = 2;
     private static final int PROOF = 32;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -130,6 +132,11 @@ public final class MeshAuth {
             throw new IOException(String.format("%s: %s answered with %08x, not an AIR peer's %08x", purpose, s.getRemoteSocketAddress(),
                     theirs, magic));
         }
+        int version = in.read();
+        if (version != VERSION) {
+            throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " greets with version " + version + ", this peer with "
+                    + VERSION + ": every peer must run the same AIR build");
+        }
         byte[] nonce = in.readNBytes(NONCE);
         if (nonce.length != NONCE) {
             throw new IOException(purpose + ": " + s.getRemoteSocketAddress() + " closed during the greeting");
@@ -180,6 +187,7 @@ public final class MeshAuth {
             RANDOM.nextBytes(nonce);
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             out.writeInt(magic);
+            out.write(VERSION);
             out.write(nonce);
             out.flush();
             DataInputStream in = new DataInputStream(s.getInputStream());

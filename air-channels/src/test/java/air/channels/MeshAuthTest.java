@@ -64,6 +64,7 @@ class MeshAuthTest {
                 try (Socket s = server.accept()) {
                     DataOutputStream out = new DataOutputStream(s.getOutputStream());
                     out.writeInt(0x41495254);
+                    out.write(2); // the greeting's version
                     out.write(new byte[16]);
                     out.flush();
                     new DataInputStream(s.getInputStream()).readNBytes(4 + 4 + 1 + 32 + 16);

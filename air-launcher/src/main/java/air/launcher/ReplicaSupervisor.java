@@ -325,8 +325,14 @@ public final class ReplicaSupervisor {
                         o.fault().partitions() ? "cut off" : "paused", codes[p], ExitCodes.FENCED);
                 return ExitCodes.CHECK_FAILED;
             }
+            JobEvent.Takeover t = watch.takeoverOf(p);
+            if (t == null) {
+                RestartSupervisor.say(out, "[launcher] peer %d stopped fenced after its %s, but no peer took its share over", p,
+                        o.fault().noun());
+                return ExitCodes.JOB_FAILED;
+            }
             RestartSupervisor.say(out, "[launcher] peer %d stopped fenced after its %s; peer %d runs its share", p, o.fault().noun(),
-                    watch.takeoverOf(p).host());
+                    t.host());
         }
         boolean exact = report(o, kills, takeoverMs, victimBlocks, watch.restored(), check, out);
         if (kills.size() < o.kills()) {

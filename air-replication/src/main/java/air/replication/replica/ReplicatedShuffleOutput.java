@@ -119,12 +119,17 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
             log.trim(d -> replicas.replicatedCut(d / workers));
         }
         int host = sentHost[destination];
+        if (host != self && log.bytes() > bound.maxBytes() && !(item instanceof ShuffleItem.Barrier)) {
+            awaitRoom();
+            // the lock was free meanwhile: a takeover may have moved the destination and replayed the log
+            if (seenVersion != placement.version()) {
+                catchUpLocked();
+            }
+            host = sentHost[destination];
+        }
         if (host == self) {
             hosted.at(destination).offer(item);
             return;
-        }
-        if (log.bytes() > bound.maxBytes() && !(item instanceof ShuffleItem.Barrier)) {
-            awaitRoom();
         }
         log.add(destination, item, lastBarrier);
         transmit(host, destination, item);

@@ -6,9 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The fencing token of one part file, in a hidden directory beside the parts
@@ -48,7 +50,7 @@ final class OwnerFile {
             throw new UncheckedIOException("cannot create " + file.getParent() + " for the owner of " + part + ": " + e.getMessage(), e);
         }
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-             FileLock lock = c.lock()) {
+             FileLock lock = lockWithin(c, LOCK_TIMEOUT_MS)) {
             OwnerToken stored = read(c);
             if (claiming) {
                 if (stored != null && stored.newerThan(owner)) {
@@ -61,6 +63,28 @@ final class OwnerFile {
             action.run();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot check the owner of " + part + " in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** How long a writer waits for the owner file's lock: a writer stopped while holding it must not stall a takeover. */
+    private static final long LOCK_TIMEOUT_MS = 10_000;
+
+    private FileLock lockWithin(FileChannel c, long timeoutMs) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try {
+                FileLock lock = c.tryLock();
+                if (lock != null) {
+                    return lock;
+                }
+            } catch (OverlappingFileLockException e) {
+                // another writer of this part in this JVM holds it: wait as for one in another process
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IOException("the lock of " + file + " stayed held for " + timeoutMs + " ms (a writer of " + part
+                        + " stopped while writing?)");
+            }
+            LockSupport.parkNanos(5_000_000L); // a retry timer: file locks cannot be waited on with a deadline
         }
     }
 

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -69,6 +71,9 @@ public final class ClusterSession implements AutoCloseable {
     private final ReentrantLock lossLock = new ReentrantLock();
     private final List<Runnable> pendingLosses = new ArrayList<>();
     private final Membership membership;
+    /** One thread that runs the membership's sends and listener calls in order (see {@link Membership}). */
+    private final ExecutorService membershipEffects = Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().daemon().name("air-membership").unstarted(r));
     /** When this world formed, by rank 0's clock: orders the owners of a sink's output across restarts. */
     private long incarnation = System.currentTimeMillis();
 
@@ -89,7 +94,7 @@ public final class ClusterSession implements AutoCloseable {
                 (ms, check) -> Thread.ofPlatform().daemon().name("air-membership-recheck").start(() -> {
                     LockSupport.parkNanos(ms * 1_000_000L); // a timer: the grace before a missing quorum fences this peer
                     check.run();
-                }), LINK_GRACE_MS);
+                }), LINK_GRACE_MS, membershipEffects);
         this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onSuspected);
         monitor.onPaused(membership::fenceSelf);
         control.onMembership(this::onMembershipMessage);
@@ -497,6 +502,7 @@ public final class ClusterSession implements AutoCloseable {
 
     @Override
     public void close() {
+        membershipEffects.shutdownNow();
         if (liveness != null) {
             liveness.close();
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,7 @@ public final class Membership {
         PROCESS_GONE
     }
 
-    /** Hears the views this peer installs and the moment it is fenced; called under the membership's lock, in order. */
+    /** Hears the views this peer installs and the moment it is fenced; called in order, on the membership's effects executor. */
     public interface Listener {
         /** {@code view} is installed; {@code removed} (rank order) were members of the previous one, with why each was removed. */
         void installed(MembershipView view, List<Integer> removed, Map<Integer, String> why);
@@ -74,6 +75,8 @@ public final class Membership {
     private final Listener listener;
     private final Timer timer;
     private final long graceMs;
+    /** Runs sends and listener calls, in the order decided, off the detector's and control reader's threads. */
+    private final Executor effects;
     private final ReentrantLock lock = new ReentrantLock();
     private MembershipView view;
     /** Members suspected here or reported to this peer, with why. */
@@ -92,6 +95,16 @@ public final class Membership {
      * peers' liveness connections to say whether their processes are gone.
      */
     public Membership(int self, int world, Messenger messenger, Listener listener, Timer timer, long graceMs) {
+        this(self, world, messenger, listener, timer, graceMs, Runnable::run);
+    }
+
+    /**
+     * {@code effects} runs every send and listener call, in the order they were decided (a single
+     * thread of their own in a session, so that a blocked send stalls neither heartbeats nor the
+     * control channel; tests run them in place).
+     */
+    public Membership(int self, int world, Messenger messenger, Listener listener, Timer timer, long graceMs, Executor effects) {
+        this.effects = effects;
         this.self = self;
         this.messenger = messenger;
         this.listener = listener;
@@ -186,13 +199,13 @@ public final class Membership {
                 LOG.debug("peer {}: ignoring {} from peer {}, holding {}", self, next, from, view);
                 return;
             }
+            if (!view.contains(from)) {
+                LOG.warn("peer {}: ignoring {} from peer {}, which is not a member of {}", self, next, from, view);
+                return; // a removed coordinator's view fences nobody
+            }
             if (!next.contains(self)) {
                 fence("peer " + from + "'s " + next + " no longer holds this peer: the others declared it lost (paused, partitioned or"
                         + " too slow) and its share runs elsewhere");
-                return;
-            }
-            if (!view.contains(from)) {
-                LOG.warn("peer {}: ignoring {} from peer {}, which is not a member of {}", self, next, from, view);
                 return;
             }
             install(next);
@@ -238,7 +251,8 @@ public final class Membership {
             LOG.warn("peer {} decides {}: removes {} ({})", self, next, remove, describeSuspicions());
             for (int p = 0; p < view.world(); p++) {
                 if (p != self) {
-                    messenger.sendView(p, next); // the removed too: a paused peer that reads it stops
+                    int to = p;
+                    effects.execute(() -> messenger.sendView(to, next)); // the removed too: a paused peer that reads it stops
                 }
             }
             install(next);
@@ -248,7 +262,10 @@ public final class Membership {
             Integer to = reportedTo.get(s.getKey());
             if (to == null || to != coordinator) {
                 reportedTo.put(s.getKey(), coordinator);
-                messenger.sendSuspicion(coordinator, view.epoch(), s.getKey(), s.getValue());
+                long epoch = view.epoch();
+                int suspect = s.getKey();
+                String why = s.getValue();
+                effects.execute(() -> messenger.sendSuspicion(coordinator, epoch, suspect, why));
             }
         }
     }
@@ -286,7 +303,7 @@ public final class Membership {
         suspected.keySet().removeIf(p -> !next.contains(p));
         view = next;
         LOG.info("peer {} installs {} (removed {})", self, next, removed);
-        listener.installed(next, removed, why);
+        effects.execute(() -> listener.installed(next, removed, why));
     }
 
     /** This peer knows by itself that the others must have declared it lost (it did not run for longer than the failure timeout). */
@@ -304,7 +321,8 @@ public final class Membership {
     private void fence(String why) {
         fenced = "peer " + self + " is fenced: " + why;
         LOG.error("{}; it stops at once", fenced);
-        listener.fenced(fenced);
+        String because = fenced;
+        effects.execute(() -> listener.fenced(because));
     }
 
     private String describeSuspicions() {

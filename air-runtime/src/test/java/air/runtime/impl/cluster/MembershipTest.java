@@ -214,6 +214,8 @@ class MembershipTest {
         assertThat(w.view(1)).isEqualTo(now);
         w.peers[1].onView(3, new MembershipView(5, 4, new int[] {1, 2}));
         assertThat(w.view(1)).as("peer 3 is no member any more").isEqualTo(now);
+        w.peers[1].onView(3, new MembershipView(6, 4, new int[] {2}));
+        assertThat(w.fenced[1]).as("a removed peer's view fences nobody").isNull();
     }
 
     @Test
