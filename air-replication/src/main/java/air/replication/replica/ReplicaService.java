@@ -13,6 +13,7 @@ import air.wire.WireOut;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,8 +69,16 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private final int workers;
     private final Consumer<Throwable> onFailure;
     private volatile TakeoverListener takeovers = (h, e, b) -> { };
-    private final Map<Integer, Held> held = new ConcurrentHashMap<>();
+    /**
+     * Per sender, its newest snapshots held here, oldest first (replaced whole, never changed in
+     * place): three with two or more replicas, so that blocks lost together find a common
+     * checkpoint; one with a single replica.
+     */
+    private final Map<Integer, List<Held>> held = new ConcurrentHashMap<>();
+    private final int history;
     private final long[] replicatedCut;
+    /** Per block, the replicated checkpoint before the newest: with two or more replicas producers keep their logs from here. */
+    private final long[] previousCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
     /** Guards {@link #acks}: a lock, not a monitor, so that a virtual thread waiting for acknowledgements never pins its carrier. */
     private final ReentrantLock acksLock = new ReentrantLock();
@@ -89,6 +98,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         this.workers = workers;
         this.onFailure = onFailure;
         this.replicatedCut = new long[session.peers()];
+        this.previousCut = new long[session.peers()];
+        this.history = replicas >= 2 ? 3 : 1;
         this.reader = Thread.ofPlatform().daemon().name("air-replica-" + session.self()).start(this::readLoop);
     }
 
@@ -199,7 +210,10 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private void noteReplicated(long id, int[] blocks) {
         synchronized (replicatedCut) {
             for (int b : blocks) {
-                replicatedCut[b] = Math.max(replicatedCut[b], id);
+                if (id > replicatedCut[b]) {
+                    previousCut[b] = replicatedCut[b];
+                    replicatedCut[b] = id;
+                }
             }
         }
     }
@@ -211,20 +225,65 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
     }
 
+    /** The replicated checkpoint before the newest for {@code block} (0 while there was at most one). */
+    public long previousCut(int block) {
+        synchronized (replicatedCut) {
+            return previousCut[block];
+        }
+    }
+
+    /**
+     * Before which checkpoint producers may drop what they logged for {@code block}: the newest
+     * replicated one with a single replica; with more, the one before it, so that blocks lost
+     * together can all resume from one checkpoint (see {@code Takeover}).
+     */
+    public long logCut(int block) {
+        return replicas >= 2 ? previousCut(block) : replicatedCut(block);
+    }
+
     /** The newest snapshot {@code peer} replicated here, or null. */
     public Held heldFor(int peer) {
-        return held.get(peer);
+        List<Held> h = held.get(peer);
+        return h == null ? null : h.get(h.size() - 1);
     }
 
     /** The newest copy held here, of any peer, that covers {@code block}; null when none does. */
     public Held newestCovering(int block) {
         Held best = null;
-        for (Held h : held.values()) {
-            if (h.covers(block) && (best == null || h.id() > best.id())) {
-                best = h;
+        for (List<Held> copies : held.values()) {
+            for (Held h : copies) {
+                if (h.covers(block) && (best == null || h.id() > best.id())) {
+                    best = h;
+                }
             }
         }
         return best;
+    }
+
+    /** A copy held here, of any peer, of {@code block} at exactly checkpoint {@code id}; null when none is. */
+    public Held copyAt(int block, long id) {
+        for (List<Held> copies : held.values()) {
+            for (Held h : copies) {
+                if (h.id() == id && h.covers(block)) {
+                    return h;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The checkpoints of the copies held here that cover {@code block}, ascending. */
+    public List<Long> idsCovering(int block) {
+        List<Long> ids = new ArrayList<>();
+        for (List<Held> copies : held.values()) {
+            for (Held h : copies) {
+                if (h.covers(block)) {
+                    ids.add(h.id());
+                }
+            }
+        }
+        ids.sort(null);
+        return ids;
     }
 
     /** Tells every member that {@code blocks} now run on this peer, as view {@code epoch} assigns them. */
@@ -297,7 +356,15 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 for (int n = in.getCount(8); n > 0; n--) {
                     parts.put(in.getString(), in.getBytes());
                 }
-                held.merge(f.peer(), new Held(f.peer(), id, blocks, parts), (old, now) -> now.id() > old.id() ? now : old);
+                Held copy = new Held(f.peer(), id, blocks, parts);
+                held.merge(f.peer(), List.of(copy), (old, now) -> {
+                    if (old.get(old.size() - 1).id() >= id) {
+                        return old;
+                    }
+                    List<Held> kept = new ArrayList<>(old.subList(Math.max(0, old.size() - history + 1), old.size()));
+                    kept.add(copy);
+                    return List.copyOf(kept);
+                });
                 WireOut ack = new WireOut(32);
                 ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id);
                 sendQuietly(f.peer(), ack.buffer());

@@ -116,7 +116,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         }
         if (item instanceof ShuffleItem.Barrier b) {
             lastBarrier = b.id();
-            log.trim(d -> replicas.replicatedCut(d / workers));
+            log.trim(d -> replicas.logCut(d / workers));
         }
         int host = sentHost[destination];
         if (host != self && log.bytes() > bound.maxBytes() && !(item instanceof ShuffleItem.Barrier)) {
@@ -163,7 +163,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
                 Thread.currentThread().interrupt();
                 return;
             }
-            log.trim(d -> replicas.replicatedCut(d / workers));
+            log.trim(d -> replicas.logCut(d / workers));
         }
     }
 

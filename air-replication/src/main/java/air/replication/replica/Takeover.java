@@ -64,6 +64,8 @@ final class Takeover {
     private final AtomicInteger restoring = new AtomicInteger();
     /** The blocks whose tasklets run here (this peer's own and those adopted); guarded by {@code lock}. */
     private final Set<Integer> hostedHere = new HashSet<>();
+    /** The view before the newest one handed here: what a new view moved is the blocks whose owner it changed (guarded by {@code lock}). */
+    private MembershipView previousView;
     /** Guards {@code finishing} and {@code underWay}: a lock, not a monitor, since the job's joiner (maybe a virtual thread) waits on it. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition settled = lock.newCondition();
@@ -84,6 +86,7 @@ final class Takeover {
                 .description("a peer's loss detected to its share running again on another").register(registry);
         this.count = Counter.builder("air.takeovers").tag("job", config.name()).register(registry);
         this.hostedHere.add(replication.session().self());
+        this.previousView = replication.session().view();
     }
 
     /** Who owns {@code block} under {@code view}: its first peer while a member, else the first member after it in ring order. */
@@ -108,8 +111,15 @@ final class Takeover {
                     owner(view, dead));
         }
         List<Integer> adopt = new ArrayList<>();
+        List<Integer> moved = new ArrayList<>();
         lock.lock();
         try {
+            for (int b = 0; b < view.world(); b++) {
+                if (owner(previousView, b) != owner(view, b)) {
+                    moved.add(b);
+                }
+            }
+            previousView = view;
             for (int b = 0; b < view.world(); b++) {
                 if (owner(view, b) == self() && !hostedHere.contains(b)) {
                     adopt.add(b);
@@ -129,7 +139,8 @@ final class Takeover {
             lock.unlock();
         }
         int[] blocks = adopt.stream().mapToInt(Integer::intValue).toArray();
-        Thread.ofPlatform().daemon().name(config.name() + "/takeover-" + view.epoch()).start(() -> adopt(view, removed, blocks, detected));
+        Thread.ofPlatform().daemon().name(config.name() + "/takeover-" + view.epoch())
+                .start(() -> adopt(view, removed, moved, blocks, detected));
     }
 
     /** Another peer took blocks over under view {@code epoch} (on the replica reader's thread). */
@@ -156,7 +167,7 @@ final class Takeover {
         });
     }
 
-    private void adopt(MembershipView view, List<Integer> removed, int[] blocks, long detected) {
+    private void adopt(MembershipView view, List<Integer> removed, List<Integer> moved, int[] blocks, long detected) {
         int dead = removed.isEmpty() ? blocks[0] : removed.get(0);
         try {
             long interval = config.replicationIntervalMs() * 1_000_000L;
@@ -164,10 +175,8 @@ final class Takeover {
             Set<String> parts = new HashSet<>();
             AtomicInteger pending = new AtomicInteger();
             long newest = 0;
-            List<ReplicaService.Held> copies = new ArrayList<>();
-            for (int b : blocks) {
-                ReplicaService.Held held = copyOf(b);
-                copies.add(held);
+            List<ReplicaService.Held> copies = copiesFor(view, moved, blocks);
+            for (ReplicaService.Held held : copies) {
                 newest = Math.max(newest, held.id());
             }
             long restoredAt = newest;
@@ -227,6 +236,47 @@ final class Takeover {
         }
     }
 
+    /**
+     * The copies the blocks adopted here resume from. Blocks moved by one view must all resume from
+     * one checkpoint: what they sent each other after the older of two copies lived only in the
+     * lost peers' logs, so two copies of different checkpoints would lose it. With one block moved,
+     * or one replica (where two losses cannot be survived anyway), the newest copy does; with
+     * several and two or more replicas, every host restores its moved blocks at the same
+     * checkpoint — the newest of the blocks' previous replicated checkpoints, from which producers
+     * keep their logs ({@link ReplicaService#logCut}) and which every survivor learnt from the same
+     * REPLICATED messages — and fails, saying so, when it holds no copy of one at that checkpoint.
+     */
+    private List<ReplicaService.Held> copiesFor(MembershipView view, List<Integer> moved, int[] blocks) {
+        if (moved.size() < 2 || config.replicas() < 2) {
+            List<ReplicaService.Held> copies = new ArrayList<>();
+            for (int b : blocks) {
+                copies.add(copyOf(b));
+            }
+            return copies;
+        }
+        long at = 0;
+        for (int b : moved) {
+            at = Math.max(at, replication.replicas().previousCut(b));
+        }
+        if (at == 0) { // at most one snapshot replicated so far: nothing was dropped from any log
+            at = Long.MAX_VALUE;
+            for (int b : moved) {
+                at = Math.min(at, replication.replicas().replicatedCut(b));
+            }
+        }
+        List<ReplicaService.Held> copies = new ArrayList<>();
+        for (int b : blocks) {
+            ReplicaService.Held held = replication.replicas().copyAt(b, at);
+            if (held == null) {
+                throw new IllegalStateException("block(s) " + moved + " moved together under " + view + " must resume from one checkpoint, "
+                        + at + ", but peer " + self() + " holds no copy of block " + b + " at it (its copies: "
+                        + replication.replicas().idsCovering(b) + ")");
+            }
+            copies.add(held);
+        }
+        return copies;
+    }
+
     /** The newest copy here covering {@code block}, checked against what producers already dropped from their logs. */
     private ReplicaService.Held copyOf(int block) {
         ReplicaService.Held held = replication.replicas().newestCovering(block);
@@ -235,7 +285,7 @@ final class Takeover {
                     + config.replicas() + "): it was lost before its first snapshot was replicated, or more peers than replicas were "
                     + "lost within one replication interval");
         }
-        long dropped = replication.replicas().replicatedCut(block);
+        long dropped = replication.replicas().logCut(block);
         if (held.id() < dropped) {
             throw new IllegalStateException("its newest copy of block " + block + " here is checkpoint " + held.id() + " (from peer "
                     + held.from() + ") but producers already dropped what they logged before checkpoint " + dropped

@@ -502,12 +502,12 @@ public final class ClusterSession implements AutoCloseable {
 
     @Override
     public void close() {
-        membershipEffects.shutdownNow();
         if (liveness != null) {
             liveness.close();
         }
         monitor.close();
         control.close();
+        membershipEffects.shutdownNow(); // after the monitor: nothing decides a view any more
         transport.close();
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,7 +253,7 @@ public final class Membership {
             for (int p = 0; p < view.world(); p++) {
                 if (p != self) {
                     int to = p;
-                    effects.execute(() -> messenger.sendView(to, next)); // the removed too: a paused peer that reads it stops
+                    effect(() -> messenger.sendView(to, next)); // the removed too: a paused peer that reads it stops
                 }
             }
             install(next);
@@ -265,8 +266,17 @@ public final class Membership {
                 long epoch = view.epoch();
                 int suspect = s.getKey();
                 String why = s.getValue();
-                effects.execute(() -> messenger.sendSuspicion(coordinator, epoch, suspect, why));
+                effect(() -> messenger.sendSuspicion(coordinator, epoch, suspect, why));
             }
+        }
+    }
+
+    /** Hands a send or listener call to the effects executor; once the session closed it, nothing needs doing. */
+    private void effect(Runnable r) {
+        try {
+            effects.execute(r);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("peer {}: membership closed, an effect dropped", self);
         }
     }
 
@@ -303,7 +313,7 @@ public final class Membership {
         suspected.keySet().removeIf(p -> !next.contains(p));
         view = next;
         LOG.info("peer {} installs {} (removed {})", self, next, removed);
-        effects.execute(() -> listener.installed(next, removed, why));
+        effect(() -> listener.installed(next, removed, why));
     }
 
     /** This peer knows by itself that the others must have declared it lost (it did not run for longer than the failure timeout). */
@@ -322,7 +332,7 @@ public final class Membership {
         fenced = "peer " + self + " is fenced: " + why;
         LOG.error("{}; it stops at once", fenced);
         String because = fenced;
-        effects.execute(() -> listener.fenced(because));
+        effect(() -> listener.fenced(because));
     }
 
     private String describeSuspicions() {

@@ -68,9 +68,13 @@ public final class PeerMonitor implements AutoCloseable {
 
     private void sendLoop() {
         while (!closed) {
-            pausedPastTimeout();
-            lastRound = System.nanoTime();
-            beat(BEAT);
+            try {
+                pausedPastTimeout();
+                lastRound = System.nanoTime();
+                beat(BEAT);
+            } catch (RuntimeException e) {
+                LOG.warn("peer {}: a heartbeat round failed: {}", transport.self(), e.toString()); // the next round tries again
+            }
             LockSupport.parkNanos(intervalNanos); // a timer: nothing waits on this thread
         }
     }
@@ -214,9 +218,12 @@ public final class PeerMonitor implements AutoCloseable {
         if (closed) {
             return;
         }
-        beat(BYE);
-        closed = true;
-        LockSupport.unpark(sender);
+        closed = true; // first: a goodbye that cannot be sent is no loss to report, and the loops end whatever happens below
+        try {
+            beat(BYE);
+        } finally {
+            LockSupport.unpark(sender);
+        }
         try {
             sender.join(2_000);
             receiver.join(2_000);
