@@ -3,7 +3,7 @@ package air.channels;
 /**
  * The fixed channels. Control and heartbeats have channels of their own so that they never wait
  * behind bulk data; each shuffle edge's data gets {@code DATA_BASE + edge}. Replication (copies of
- * peers' state, acknowledgements, takeovers) has its own channel on the control lane.
+ * peers' state, acknowledgements, takeovers) has its own channel, on a lane of its own over TCP.
  */
 public final class Channels {
 

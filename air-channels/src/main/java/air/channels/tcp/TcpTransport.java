@@ -39,8 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * AIR's own transport: plain TCP between every pair of peers, two connections per pair (control
- * and heartbeats on one, shuffle data on the other, so control never queues behind data). Unlike
+ * AIR's own transport: plain TCP between every pair of peers, three connections per pair (control
+ * and heartbeats on one, shuffle data on another, replication's state copies on a third), so that
+ * a heartbeat never queues behind data or behind a snapshot of a peer's whole state. Unlike
  * MPJ Express niodev, the death of one peer breaks only the links to that peer: the others keep
  * talking, which is what replication needs to take over without a restart.
  *
@@ -58,7 +59,8 @@ public final class TcpTransport implements Transport {
     static final int HELLO = 0x41495254; // "AIRT"
     private static final int SEND_QUEUE = 256;
     private static final int RECEIVE_QUEUE = 256;
-    private static final int LANES = 2;
+    /** Lanes per pair of peers: 0 control and heartbeats, 1 shuffle data, 2 replica traffic. */
+    static final int LANES = 3;
 
     /** What a receiver hands to {@link #receive}: a frame or the error it found. */
     private record Arrival(Frame frame, RuntimeException error) { }
@@ -348,7 +350,7 @@ public final class TcpTransport implements Transport {
     }
 
     private static int laneOf(int channel) {
-        return channel < Channels.DATA_BASE ? 0 : 1;
+        return channel == Channels.REPLICA ? 2 : channel < Channels.DATA_BASE ? 0 : 1;
     }
 
     private void sendLoop(int peer, int lane) {

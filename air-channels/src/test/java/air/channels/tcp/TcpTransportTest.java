@@ -100,7 +100,7 @@ class TcpTransportTest extends TransportContract {
                 assertThatThrownBy(() -> MeshAuth.of("guess").dial(wrongSecret, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, 0, 20_000))
                         .as("a wrong secret is refused, and the dialer says so").isInstanceOf(IOException.class)
                         .hasMessageContaining("refused rank 1").hasMessageContaining("a different AIR_SECRET?");
-                for (int lane = 0; lane < 2; lane++) { // then the real rank 1, with the world's secret
+                for (int lane = 0; lane < TcpTransport.LANES; lane++) { // then the real rank 1, with the world's secret
                     Socket peer = new Socket(InetAddress.getLoopbackAddress(), zeroPort);
                     auth.dial(peer, TcpTransport.PURPOSE, TcpTransport.HELLO, 1, lane, 20_000);
                     strangers.add(peer);

@@ -101,8 +101,9 @@ final class YsbCommand {
     @Option(names = "--quiet", description = "no live progress line")
     boolean quiet;
 
-    @Option(names = "--fresh", description = "with --checkpoints: discard checkpoints of this job this run cannot resume from (a changed "
-            + "pipeline or layout) instead of refusing to start")
+    @Option(names = "--fresh", description = "with --checkpoints: start afresh on purpose — discard this job's checkpoints and earlier "
+            + "part files instead of refusing to start over them (another pipeline under this job name, another layout of peers and "
+            + "workers); an edited pipeline resumes what still matches without it")
     boolean fresh;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text, exit 0")
