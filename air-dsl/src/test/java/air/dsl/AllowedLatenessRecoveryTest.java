@@ -16,16 +16,13 @@ import air.channels.Transport;
 import air.runtime.Cluster;
 import air.runtime.Job;
 import air.runtime.JobFailedException;
-import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
-import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowUpdate;
 import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +35,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -134,46 +130,6 @@ class AllowedLatenessRecoveryTest {
 
     // ---- replication: a peer lost, its share taken over ----
 
-    /** Keeps each writer's rows in its snapshot, as a durable sink would, and the closed writers' rows of one peer. */
-    static final class KeptRows<T> implements SinkFactory<T> {
-        final List<String> closed = new ArrayList<>();
-        private final Function<T, String> format;
-
-        KeptRows(Function<T, String> format) {
-            this.format = format;
-        }
-
-        @Override
-        public String describe() {
-            return "kept rows";
-        }
-
-        @Override
-        public SinkWriter<T> open(int instance, int parallelism) {
-            List<String> kept = new ArrayList<>();
-            return new CheckpointedSinkWriter<>() {
-                @Override public void write(T item) {
-                    kept.add(format.apply(item));
-                }
-                @Override public byte[] snapshot(long id) {
-                    return String.join("\n", kept).getBytes(StandardCharsets.UTF_8);
-                }
-                @Override public void restore(byte[] state) {
-                    kept.clear();
-                    String text = new String(state, StandardCharsets.UTF_8);
-                    if (!text.isEmpty()) {
-                        kept.addAll(List.of(text.split("\n")));
-                    }
-                }
-                @Override public void close() {
-                    synchronized (closed) {
-                        closed.addAll(kept);
-                    }
-                }
-            };
-        }
-    }
-
     private static double count(SimpleMeterRegistry registry, String name) {
         return registry.find(name).counter() == null ? 0 : registry.find(name).counter().count();
     }
@@ -184,14 +140,14 @@ class AllowedLatenessRecoveryTest {
         int peers = 3;
         List<Transport> net = InJvmTransports.network(peers);
         AtomicBoolean go = new AtomicBoolean(); // every source holds a quarter of the way in until the victim has died
-        List<KeptRows<WindowUpdate<Long, Long>>> rows = new ArrayList<>();
-        List<KeptRows<Long>> late = new ArrayList<>();
+        List<TestPipelines.KeptRows<WindowUpdate<Long, Long>>> rows = new ArrayList<>();
+        List<TestPipelines.KeptRows<Long>> late = new ArrayList<>();
         List<SimpleMeterRegistry> registries = new ArrayList<>();
         List<CompletableFuture<Void>> runs = new ArrayList<>();
         List<CompletableFuture<Job>> jobs = new ArrayList<>();
         for (int r = 0; r < peers; r++) {
-            KeptRows<WindowUpdate<Long, Long>> sink = new KeptRows<>(AllowedLatenessRecoveryTest::row);
-            KeptRows<Long> lateSink = new KeptRows<>(String::valueOf);
+            TestPipelines.KeptRows<WindowUpdate<Long, Long>> sink = new TestPipelines.KeptRows<>(AllowedLatenessRecoveryTest::row);
+            TestPipelines.KeptRows<Long> lateSink = new TestPipelines.KeptRows<>(String::valueOf);
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             rows.add(sink);
             late.add(lateSink);

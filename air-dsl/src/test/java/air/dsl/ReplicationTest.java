@@ -10,10 +10,7 @@ import air.channels.Transport;
 import air.channels.tcp.TcpTransport;
 import air.runtime.Cluster;
 import air.runtime.Job;
-import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.Codec;
-import air.runtime.api.SinkFactory;
-import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
@@ -22,7 +19,6 @@ import air.wire.WireIn;
 import air.wire.WireOut;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,38 +47,10 @@ class ReplicationTest {
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
     private static final long N = 6_000;
 
-    /** Keeps each writer's rows in its snapshot (as a durable sink would), and the closed writers' rows of one peer. */
-    static final class RowsSink implements SinkFactory<WindowResult<Long, Long>> {
-        final List<String> closed = new ArrayList<>();
-
-        @Override
-        public String describe() {
-            return "rows";
-        }
-
-        @Override
-        public SinkWriter<WindowResult<Long, Long>> open(int instance, int parallelism) {
-            List<String> rows = new ArrayList<>();
-            return new CheckpointedSinkWriter<>() {
-                @Override public void write(WindowResult<Long, Long> r) {
-                    rows.add("[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
-                }
-                @Override public byte[] snapshot(long id) {
-                    return String.join("\n", rows).getBytes(StandardCharsets.UTF_8);
-                }
-                @Override public void restore(byte[] state) {
-                    rows.clear();
-                    String text = new String(state, StandardCharsets.UTF_8);
-                    if (!text.isEmpty()) {
-                        rows.addAll(List.of(text.split("\n")));
-                    }
-                }
-                @Override public void close() {
-                    synchronized (closed) {
-                        closed.addAll(rows);
-                    }
-                }
-            };
+    /** Keeps each writer's window results in its snapshot (as a durable sink would), and the closed writers' rows of one peer. */
+    static final class RowsSink extends TestPipelines.KeptRows<WindowResult<Long, Long>> {
+        RowsSink() {
+            super(r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
         }
     }
 

@@ -6,12 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
+import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.Emitter;
+import air.runtime.api.SinkFactory;
+import air.runtime.api.SinkWriter;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.SourceReader;
 import air.runtime.api.WindowDefinition;
 import air.runtime.sink.CollectSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +23,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /** Small helpers shared by the DSL tests. */
 final class TestPipelines {
@@ -147,5 +152,44 @@ final class TestPipelines {
         }
         assertThat(got).isEqualTo(expected);
     }
-}
 
+    /** Keeps each writer's rows in its snapshot, as a durable sink would, and the closed writers' rows of one peer. */
+    static class KeptRows<T> implements SinkFactory<T> {
+        final List<String> closed = new ArrayList<>();
+        private final Function<T, String> format;
+
+        KeptRows(Function<T, String> format) {
+            this.format = format;
+        }
+
+        @Override
+        public String describe() {
+            return "kept rows";
+        }
+
+        @Override
+        public SinkWriter<T> open(int instance, int parallelism) {
+            List<String> kept = new ArrayList<>();
+            return new CheckpointedSinkWriter<>() {
+                @Override public void write(T item) {
+                    kept.add(format.apply(item));
+                }
+                @Override public byte[] snapshot(long id) {
+                    return String.join("\n", kept).getBytes(StandardCharsets.UTF_8);
+                }
+                @Override public void restore(byte[] state) {
+                    kept.clear();
+                    String text = new String(state, StandardCharsets.UTF_8);
+                    if (!text.isEmpty()) {
+                        kept.addAll(List.of(text.split("\n")));
+                    }
+                }
+                @Override public void close() {
+                    synchronized (closed) {
+                        closed.addAll(kept);
+                    }
+                }
+            };
+        }
+    }
+}

@@ -6,14 +6,9 @@ import air.dsl.Pipeline;
 import air.dsl.Sinks;
 import air.dsl.Windows;
 import air.runtime.JobConfig;
-import air.runtime.api.Codecs;
-import air.runtime.api.KeyedProcessFunction;
-import air.runtime.api.MapState;
-import air.runtime.api.ProcessContext;
-import air.runtime.api.StateDescriptor;
-import air.runtime.api.TimeDomain;
 import air.runtime.api.WindowResult;
 import air.runtime.sink.CollectSink;
+import air.samples.ysb.ProcessQuery;
 import air.samples.ysb.YsbArgs;
 import air.samples.ysb.YsbQuery.AdView;
 import air.samples.ysb.YsbQuery.CampaignView;
@@ -43,34 +38,6 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
  * benchmark script compares the file with {@link YsbLoop}'s.
  */
 public final class KeyedProcessCount {
-
-    /** Per campaign: window start -> views so far. */
-    static final StateDescriptor<MapState<Long, Long>> COUNTS = StateDescriptor.map("counts", Codecs.LONG, Codecs.LONG);
-
-    /** Counts a campaign's views per window; the window's timer emits and forgets its count. */
-    static final class CountPerWindow implements KeyedProcessFunction<Long, CampaignView, WindowResult<Long, Long>> {
-
-        @Override
-        public void process(CampaignView v, ProcessContext<Long, WindowResult<Long, Long>> ctx) {
-            long window = v.eventTime() - v.eventTime() % YsbGenerator.WINDOW_MS;
-            MapState<Long, Long> counts = ctx.state(COUNTS);
-            Long n = counts.get(window);
-            if (n == null) {
-                counts.put(window, 1L);
-                ctx.registerEventTimeTimer(window + YsbGenerator.WINDOW_MS - 1);
-            } else {
-                counts.put(window, n + 1);
-            }
-        }
-
-        @Override
-        public void onTimer(long time, TimeDomain domain, ProcessContext<Long, WindowResult<Long, Long>> ctx) {
-            long window = time + 1 - YsbGenerator.WINDOW_MS;
-            MapState<Long, Long> counts = ctx.state(COUNTS);
-            ctx.emit(new WindowResult<>(window, window + YsbGenerator.WINDOW_MS, ctx.key(), counts.get(window)));
-            counts.remove(window);
-        }
-    }
 
     private KeyedProcessCount() {
     }
@@ -107,7 +74,7 @@ public final class KeyedProcessCount {
         if (api.equals("window")) {
             keyed.window(Windows.tumbling(YsbGenerator.WINDOW_MS)).aggregate(Aggregations.count()).writeTo(sink);
         } else {
-            keyed.process(new CountPerWindow(), COUNTS).writeTo(sink);
+            keyed.process(new ProcessQuery.CountPerWindow(), ProcessQuery.COUNTS).writeTo(sink); // the sample's function
         }
         JobConfig config = JobConfig.defaults().name("keyed-count-" + api).workers(args.parallelism()).batchSize(args.batch())
                 .routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs());

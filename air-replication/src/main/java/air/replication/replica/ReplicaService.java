@@ -241,12 +241,6 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return replicas >= 2 ? previousCut(block) : replicatedCut(block);
     }
 
-    /** The newest snapshot {@code peer} replicated here, or null. */
-    public Held heldFor(int peer) {
-        List<Held> h = held.get(peer);
-        return h == null ? null : h.get(h.size() - 1);
-    }
-
     /** The newest copy held here, of any peer, that covers {@code block}; null when none does. */
     public Held newestCovering(int block) {
         Held best = null;

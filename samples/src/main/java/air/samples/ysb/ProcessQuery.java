@@ -31,7 +31,7 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 public final class ProcessQuery {
 
     /** Per campaign: window start -> views counted so far. */
-    static final StateDescriptor<MapState<Long, Long>> COUNTS = StateDescriptor.map("views per window", Codecs.LONG, Codecs.LONG);
+    public static final StateDescriptor<MapState<Long, Long>> COUNTS = StateDescriptor.map("views per window", Codecs.LONG, Codecs.LONG);
 
     /** A view crossing peers: campaign and event time, sixteen bytes. */
     static final Codec<CampaignView> VIEW = new Codec<>() {
@@ -48,7 +48,7 @@ public final class ProcessQuery {
     };
 
     /** Counts a campaign's views per window; the window's timer emits its count and forgets it. */
-    static final class CountPerWindow implements KeyedProcessFunction<Long, CampaignView, WindowResult<Long, Long>> {
+    public static final class CountPerWindow implements KeyedProcessFunction<Long, CampaignView, WindowResult<Long, Long>> {
 
         @Override
         public void process(CampaignView v, ProcessContext<Long, WindowResult<Long, Long>> ctx) {

@@ -270,18 +270,6 @@ public final class ClusterSession implements AutoCloseable {
         return gone.get(peer) == 1;
     }
 
-    /** The live peers in ring order starting after {@code peer}. */
-    public List<Integer> liveAfter(int peer) {
-        List<Integer> live = new ArrayList<>();
-        for (int k = 1; k < peers(); k++) {
-            int p = (peer + k) % peers();
-            if (!isGone(p)) {
-                live.add(p);
-            }
-        }
-        return live;
-    }
-
     /**
      * While the current job runs, a lost peer goes to {@code handler} instead of failing the job
      * (replication takes over its share); null restores the default.
@@ -319,14 +307,10 @@ public final class ClusterSession implements AutoCloseable {
         }
     }
 
-    /** Starts a job: every peer must present the same plan fingerprint. Returns the job's sequence number. */
-    public long beginJob(String fingerprint, JobFailures onFailure) throws InterruptedException {
-        return beginJob(fingerprint, onFailure, false);
-    }
-
     /**
-     * {@code survivesPeerLoss}: the job takes lost peers' shares over (replication) — a loss before
-     * it set its handler ({@link #onPeerLoss}) waits for it instead of failing the job.
+     * Starts a job: every peer must present the same plan fingerprint. Returns the job's sequence
+     * number. {@code survivesPeerLoss}: the job takes lost peers' shares over (replication) — a loss
+     * before it set its handler ({@link #onPeerLoss}) waits for it instead of failing the job.
      */
     public long beginJob(String fingerprint, JobFailures onFailure, boolean survivesPeerLoss) throws InterruptedException {
         checkUsable();

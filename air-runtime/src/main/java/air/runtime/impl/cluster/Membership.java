@@ -178,9 +178,7 @@ public final class Membership {
                 return; // from a peer already removed, or about one already removed
             }
             if (suspect == self) {
-                // a member cannot reach this peer: it will be removed by whoever decides, so stop writing now
-                fence("peer " + from + " reported it cannot reach this peer (" + why + ")");
-                return;
+                return; // only a confused or forged report names its own coordinator: reporters send to a peer they trust
             }
             suspected.putIfAbsent(suspect, "peer " + from + " reported: " + why);
             decide();

@@ -132,13 +132,16 @@ public final class PeerMonitor implements AutoCloseable {
                     }
                 }
             }
-            Map<Integer, String> overdue = new TreeMap<>();
+            Map<Integer, String> overdue = null; // made only when a peer is overdue: this loop runs per heartbeat
             for (int p = 0; p < lastHeard.length; p++) {
                 if (p != transport.self() && !isGone(p) && now - lastHeard[p] > timeoutNanos) {
+                    if (overdue == null) {
+                        overdue = new TreeMap<>();
+                    }
                     overdue.put(p, String.format("no heartbeat for %.1f s", (now - lastHeard[p]) / 1e9));
                 }
             }
-            if (!overdue.isEmpty()) {
+            if (overdue != null) {
                 lost(overdue, Evidence.SILENT);
             }
         }
