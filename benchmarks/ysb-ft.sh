@@ -9,8 +9,9 @@
 #     over MPJ niodev and over AIR's TCP transport
 #  3. replica takeover: runs of 4 peers with 3 kills each (seeded, no restarts) until K kills,
 #     time from each kill to the takeover and to the first new row of a taken-over sink
-#  4. the large-state job (--query users: ~1M keys per window): checkpoint and replica size and duration
-#   benchmarks/ysb-ft.sh [N] [rounds] [kills]   (defaults 1G, 2, 10)
+#  4. the large-state job (--query users: ~1M keys per window): throughput, checkpoint and replica size and duration with
+#     whole snapshots every time and with incremental ones, each as a ratio to the same job without fault tolerance
+#   benchmarks/ysb-ft.sh [N] [rounds] [kills]   (defaults 1G, 2, 10); AIR_FT_PARTS="large" (say) runs only those parts
 # Called by ./air bench ft, which sets JAVA_HOME and builds the jars. Every run's output is checked
 # (ysb-check.sh): its CHECK line where it has one, the reference checksum where YSB-SPEC 6.3 has one
 # for N, else byte for byte against the loop's output at the same N and options (the loop runs once
@@ -53,8 +54,10 @@ ckpt_stats() { # ckpt_stats LOG: median bytes per peer file and median duration 
   echo "checkpoints=$(grep -c 'checkpoint [0-9]* written' "$1" || true) median_bytes_per_peer=$bytes median_ms=$ms"
 }
 
+# AIR_FT_PARTS picks parts (default all): throughput recovery takeover large
+want() { [[ " ${AIR_FT_PARTS:-throughput recovery takeover large} " == *" $1 "* ]]; }
 echo "# fault tolerance: N=$N rounds=$ROUNDS kills=$KILLS, $(nproc) cores, opts='${OPTS[*]:-}'"
-for layout in 1x2 4x1; do
+want throughput && for layout in 1x2 4x1; do
   peers="${layout%x*}"; workers="${layout#*x}"
   modes="none 1s 5s"
   [ "$peers" = 1 ] || modes="$modes tcp rep1s rep5s"
@@ -85,7 +88,7 @@ for layout in 1x2 4x1; do
   fi
 done
 
-for transport in mpj tcp; do # AIR's TCP transport forms a world faster than MPJ niodev
+want recovery && for transport in mpj tcp; do # AIR's TCP transport forms a world faster than MPJ niodev
   rm -rf "$TMP/ck"
   env=""; [ "$transport" = mpj ] || env=AIR_TRANSPORT=tcp
   if AIR_ENV="$env" ysb "recovery transport=$transport" "$TMP/log" "$N" 1 --peers 4 --checkpoints "$TMP/ck" --checkpoint-interval 1s --kill "$KILLS" --kill-seed 1 --quiet; then
@@ -95,6 +98,7 @@ for transport in mpj tcp; do # AIR's TCP transport forms a world faster than MPJ
   fi
 done
 
+if want takeover; then
 : >"$TMP/takeover"; : >"$TMP/first"
 seed=1
 while [ "$(wc -l <"$TMP/takeover")" -lt "$KILLS" ] && [ "$seed" -le "$KILLS" ]; do # each run adds 3 kills unless it differs
@@ -107,17 +111,28 @@ while [ "$(wc -l <"$TMP/takeover")" -lt "$KILLS" ] && [ "$seed" -le "$KILLS" ]; 
   seed=$((seed + 1))
 done
 echo "TAKEOVER layout=4x1 kills=$(wc -l <"$TMP/takeover") takeover_p50_ms=$(pct 0.5 <"$TMP/takeover") takeover_p95_ms=$(pct 0.95 <"$TMP/takeover") first_output_p50_ms=$(pct 0.5 <"$TMP/first") first_output_p95_ms=$(pct 0.95 <"$TMP/first")"
+fi
 
+if want large; then
 LOOP_OPTS=(--rate 1M --query users)
+# the large-state job: without fault tolerance, then checkpoints and replica copies every 1 s, each with whole state in every
+# snapshot (--full-checkpoint-every 1, how AIR did it before incremental snapshots) and incremental (the default: whole every 8th)
+large=none
+e=differs
+if ysb "large_state mode=none" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --quiet; then e=$(eps "$TMP/log"); large=$e; fi
+echo "LARGE_STATE layout=4x1 mode=none throughput_eps=$e"
 for mode in checkpoints replicas; do
-  rm -rf "$TMP/ck"
-  if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); else flags=(--replicas 1); fi
-  e=differs
-  if ysb "large_state mode=$mode" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" --checkpoint-interval 1s --quiet; then e=$(eps "$TMP/log"); fi
-  echo "LARGE_STATE layout=4x1 mode=$mode keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$e"
+  for snapshots in whole incremental; do
+    rm -rf "$TMP/ck"
+    if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); else flags=(--replicas 1); fi
+    [ "$snapshots" = incremental ] || flags+=(--full-checkpoint-every 1)
+    e=differs
+    if ysb "large_state mode=$mode snapshots=$snapshots" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" \
+        --checkpoint-interval 1s --quiet; then e=$(eps "$TMP/log"); fi
+    r=n/a; [ "$e" = differs ] || [ "$large" = none ] || r=$(awk "BEGIN{printf \"%.3f\", $e/$large}")
+    echo "LARGE_STATE layout=4x1 mode=$mode snapshots=$snapshots keys_per_window~1M $(ckpt_stats "$TMP/log") throughput_eps=$e ratio_vs_none=$r"
+  done
 done
 rm -rf "$TMP/ck"
-e=differs
-if ysb "large_state mode=none" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M --quiet; then e=$(eps "$TMP/log"); fi
-echo "LARGE_STATE layout=4x1 mode=none throughput_eps=$e"
+fi
 vouch_summary

@@ -64,14 +64,25 @@ class CheckpointRecoveryTest {
             inner = Checkpoints.toDirectory(dir);
         }
 
+        final AtomicInteger changesWrites = new AtomicInteger();
+
         @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+            write(job, id, id, peer, peers, parts);
+        }
+        @Override public boolean keepsChains() {
+            return inner.keepsChains();
+        }
+        @Override public void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
             attempts.incrementAndGet();
             if (id == failWrite) {
                 failWrite = -1;
                 throw new IOException("disk full (injected)");
             }
-            inner.write(job, id, peer, peers, parts);
+            inner.write(job, id, base, peer, peers, parts);
             writes.incrementAndGet();
+            if (base != id) {
+                changesWrites.incrementAndGet();
+            }
         }
         @Override public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
             return inner.newestComplete(job, peer, peers);
@@ -130,7 +141,8 @@ class CheckpointRecoveryTest {
                 .window(window)
                 .aggregate(Aggregations.count())
                 .writeTo(sink);
-        JobConfig c = config(2).batchSize(16).routing(routing).progress(progress).checkpoints(store, 40).meterRegistry(registry);
+        JobConfig c = config(2).batchSize(16).routing(routing).progress(progress).checkpoints(store, 40).meterRegistry(registry)
+                .fullCheckpointEvery(3);
         p.execute(c);
     }
 
@@ -157,6 +169,9 @@ class CheckpointRecoveryTest {
         assertThatThrownBy(() -> run(window, routing, progress, store, sink, 2, first))
                 .isInstanceOf(JobFailedException.class).hasMessageContaining("injected failure");
         assertThat(count(first, "air.checkpoints")).isGreaterThanOrEqualTo(2);
+        assertThat(count(first, "air.checkpoints.changes")).as("checkpoints holding only changes (a whole one every 3)")
+                .isPositive();
+        assertThat(store.changesWrites.get()).isPositive();
 
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         run(window, routing, progress, store, sink, 0, second);

@@ -1,8 +1,12 @@
 package air.replication;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,28 +16,43 @@ import java.util.zip.CRC32C;
 /**
  * The bytes of one peer's checkpoint file. Every file begins with {@code AIRCKPT} and its format
  * version: format 1 (the byte {@code '1'}, written until the version got a field of its own), then
- * {@code 'V'}, the version as an int and the run that wrote it: format 2, and format 3, whose
- * parts hold each operator's state under its stable id (the runtime's {@code PartSections})
- * instead of by its place in the pipeline. All hold the job, checkpoint, peer and peer count, the
- * named parts, and end with a CRC32C of the rest. Only format 3 is read: the parts of formats 1
- * and 2 cannot be matched to operators, and a format this code does not know (a newer AIR's) is
- * refused too, naming the format, never taken for damage.
+ * {@code 'V'}, the version as an int and the run that wrote it: format 2, format 3, whose parts
+ * hold each operator's state under its stable id (the runtime's {@code PartSections}) instead of
+ * by its place in the pipeline, and format 4, which adds the checkpoint's <b>base</b> to the
+ * header: the whole checkpoint its chain starts from, the checkpoint itself when it is whole,
+ * else an older one, and then the file holds only the changes since the checkpoint before. All
+ * hold the job, checkpoint, peer and peer count, the named parts, and end with a CRC32C of the
+ * rest. Only format 4 is read: the parts of formats 1 and 2 cannot be matched to operators, a
+ * file of format 3 cannot say whether it is whole, and a format this code does not know (a newer
+ * AIR's) is refused too, naming the format, never taken for damage. The base sits in the header,
+ * before the parts, so that {@link #header} can tell which checkpoints a file needs without
+ * reading the whole file (pruning asks that after every write).
  */
 final class CheckpointFile {
 
     /** The format {@link #encode} writes. */
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
     private static final byte[] MAGIC = "AIRCKPT".getBytes(StandardCharsets.US_ASCII);
     private static final byte FORMAT_1 = '1';
     private static final byte VERSIONED = 'V';
+    /** Longer than any real run id or job name: a length beyond it means the file is damaged. */
+    private static final int MAX_NAME_BYTES = 4096;
     /** Larger than any real checkpoint file: a length beyond it means the file is damaged. */
     private static final int MAX_PART_BYTES = Integer.MAX_VALUE - 64;
+    /** The most bytes a header takes, up to and including the base: what {@link #header} reads of a file. */
+    private static final int MAX_HEADER_BYTES = MAGIC.length + 1 + 4 + 2 * (4 + MAX_NAME_BYTES) + 8 + 4 + 4 + 8;
 
     private CheckpointFile() {
     }
 
-    /** What a file holds, once its checks passed. */
-    record Contents(int format, String run, Map<String, byte[]> parts) { }
+    /**
+     * What a file's header says, before its parts: the checkpoint {@link #id} of {@link #peer} of
+     * {@link #peers}, and the {@link #base} its chain starts from ({@code base == id}: whole).
+     */
+    record Header(int format, String run, String job, long id, int peer, int peers, long base) { }
+
+    /** What a file holds, once its checks passed: {@link #parts} are whole unless {@link #base} is older than the checkpoint. */
+    record Contents(int format, String run, long base, Map<String, byte[]> parts) { }
 
     /** A file whose checks fail: damaged, partly written, or not the checkpoint asked for. */
     static final class DamagedFile extends Exception {
@@ -44,15 +63,24 @@ final class CheckpointFile {
         }
     }
 
-    /** A file in a format this code cannot read: written by a newer AIR, or by an older one before operator ids. */
+    /** A file in a format this code cannot read: written by a newer AIR, or by an older one (before operator ids, or chains). */
     static final class UnknownFormat extends Exception {
         private static final long serialVersionUID = 1L;
         private final int format;
 
         UnknownFormat(int format) {
-            super("checkpoint file format " + format + "; this AIR reads format " + FORMAT + " only"
-                    + (format < FORMAT ? " (formats 1 and 2 hold operator state by its place in the pipeline, not by operator id)" : ""));
+            super("checkpoint file format " + format + "; this AIR reads format " + FORMAT + " only" + why(format));
             this.format = format;
+        }
+
+        private static String why(int format) {
+            if (format == 1 || format == 2) {
+                return " (formats 1 and 2 hold operator state by its place in the pipeline, not by operator id)";
+            }
+            if (format == 3) {
+                return " (format 3 has no chains: its files do not record the base checkpoint a restore needs)";
+            }
+            return "";
         }
 
         /** Whether an older AIR wrote the file (else a newer one, most likely). */
@@ -65,10 +93,17 @@ final class CheckpointFile {
         }
     }
 
-    static ByteBuffer encode(String job, long id, int peer, int peers, String run, Map<String, byte[]> parts) {
+    /**
+     * The file of {@code peer}'s checkpoint {@code id}, whose chain starts from {@code base}
+     * (at most {@code id}; {@code id} itself when {@code parts} are whole).
+     */
+    static ByteBuffer encode(String job, long id, long base, int peer, int peers, String run, Map<String, byte[]> parts) {
+        if (base > id) {
+            throw new IllegalArgumentException("checkpoint " + id + " of peer " + peer + " cannot start a chain from a newer one, " + base);
+        }
         byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
         byte[] runBytes = run.getBytes(StandardCharsets.UTF_8);
-        long size = MAGIC.length + 1 + 4 + 4 + runBytes.length + 4 + jobBytes.length + 8 + 4 + 4 + 4 + 8;
+        long size = MAGIC.length + 1 + 4 + 4 + runBytes.length + 4 + jobBytes.length + 8 + 4 + 4 + 8 + 4 + 8;
         Map<String, byte[]> sorted = new TreeMap<>(parts);
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             size += 4 + e.getKey().getBytes(StandardCharsets.UTF_8).length + 4 + e.getValue().length;
@@ -78,7 +113,7 @@ final class CheckpointFile {
         }
         ByteBuffer b = ByteBuffer.allocate((int) size);
         b.put(MAGIC).put(VERSIONED).putInt(FORMAT).putInt(runBytes.length).put(runBytes);
-        b.putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers).putInt(sorted.size());
+        b.putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers).putLong(base).putInt(sorted.size());
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
             b.putInt(name.length).put(name).putInt(e.getValue().length).put(e.getValue());
@@ -107,15 +142,26 @@ final class CheckpointFile {
         return -1;
     }
 
+    /**
+     * Only the header of {@code file}, which must be {@code peer}'s checkpoint {@code id} of
+     * {@code job}: cheap, as it reads at most a few KiB and checks no checksum, so a damaged file
+     * may pass. For deciding what to keep, never for restoring ({@link #decode} is for that).
+     */
+    static Header header(Path file, String job, long id, int peer, int peers) throws IOException, DamagedFile, UnknownFormat {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_HEADER_BYTES);
+        }
+        checkFormat(bytes);
+        try {
+            return expected(readHeader(ByteBuffer.wrap(bytes), FORMAT), job, id, peer, peers);
+        } catch (BufferUnderflowException e) {
+            throw new DamagedFile("ends in its header");
+        }
+    }
+
     static Contents decode(byte[] bytes, String job, long id, int peer, int peers) throws DamagedFile, UnknownFormat {
-        int format = formatOf(bytes);
-        if (format == -1) {
-            throw new DamagedFile(bytes.length < MAGIC.length + 8 ? "only " + bytes.length + " bytes (partly written?)"
-                    : "not an AIR checkpoint file (no AIRCKPT header)");
-        }
-        if (format != FORMAT) {
-            throw new UnknownFormat(format);
-        }
+        int format = checkFormat(bytes);
         if (bytes.length < MAGIC.length + 1 + 8) {
             throw new DamagedFile("only " + bytes.length + " bytes (partly written?)");
         }
@@ -126,34 +172,61 @@ final class CheckpointFile {
             throw new DamagedFile("checksum mismatch (damaged or partly written)");
         }
         b.limit(bytes.length - 8);
-        b.position(MAGIC.length + 1);
         try {
-            b.getInt(); // the version, read above
-            String run = new String(bytes(b, 4096), StandardCharsets.UTF_8);
-            String fileJob = new String(bytes(b, 4096), StandardCharsets.UTF_8);
-            long fileId = b.getLong();
-            int filePeer = b.getInt();
-            int filePeers = b.getInt();
-            if (!fileJob.equals(job) || fileId != id || filePeer != peer || filePeers != peers) {
-                throw new DamagedFile("holds job " + fileJob + " checkpoint " + fileId + " of peer " + filePeer + "/" + filePeers
-                        + ", expected " + job + " checkpoint " + id + " of peer " + peer + "/" + peers);
-            }
+            Header header = expected(readHeader(b, format), job, id, peer, peers);
             int count = b.getInt();
             if (count < 0 || count > b.remaining() / 8) {
                 throw new DamagedFile("claims " + count + " parts");
             }
             Map<String, byte[]> parts = new LinkedHashMap<>();
             for (int i = 0; i < count; i++) {
-                String name = new String(bytes(b, 4096), StandardCharsets.UTF_8);
+                String name = new String(bytes(b, MAX_NAME_BYTES), StandardCharsets.UTF_8);
                 parts.put(name, bytes(b, MAX_PART_BYTES));
             }
             if (b.hasRemaining()) {
                 throw new DamagedFile(b.remaining() + " stray bytes after the last part");
             }
-            return new Contents(format, run, parts);
+            return new Contents(format, header.run(), header.base(), parts);
         } catch (BufferUnderflowException e) {
             throw new DamagedFile("ends in the middle of a part");
         }
+    }
+
+    /** The format of a file that names one, if it is {@link #FORMAT}. */
+    private static int checkFormat(byte[] bytes) throws DamagedFile, UnknownFormat {
+        int format = formatOf(bytes);
+        if (format == -1) {
+            throw new DamagedFile(bytes.length < MAGIC.length + 8 ? "only " + bytes.length + " bytes (partly written?)"
+                    : "not an AIR checkpoint file (no AIRCKPT header)");
+        }
+        if (format != FORMAT) {
+            throw new UnknownFormat(format);
+        }
+        return format;
+    }
+
+    /** The header that follows the format field; leaves {@code b} at the part count. */
+    private static Header readHeader(ByteBuffer b, int format) throws DamagedFile {
+        b.position(MAGIC.length + 1 + 4);
+        String run = new String(bytes(b, MAX_NAME_BYTES), StandardCharsets.UTF_8);
+        String job = new String(bytes(b, MAX_NAME_BYTES), StandardCharsets.UTF_8);
+        long id = b.getLong();
+        int peer = b.getInt();
+        int peers = b.getInt();
+        long base = b.getLong();
+        return new Header(format, run, job, id, peer, peers, base);
+    }
+
+    /** {@code h}, if it names the checkpoint asked for and a base no newer than it. */
+    private static Header expected(Header h, String job, long id, int peer, int peers) throws DamagedFile {
+        if (!h.job().equals(job) || h.id() != id || h.peer() != peer || h.peers() != peers) {
+            throw new DamagedFile("holds job " + h.job() + " checkpoint " + h.id() + " of peer " + h.peer() + "/" + h.peers()
+                    + ", expected " + job + " checkpoint " + id + " of peer " + peer + "/" + peers);
+        }
+        if (h.base() > id) {
+            throw new DamagedFile("names checkpoint " + h.base() + " as the base of checkpoint " + id + ", which is older");
+        }
+        return h;
     }
 
     private static byte[] bytes(ByteBuffer b, int max) throws DamagedFile {

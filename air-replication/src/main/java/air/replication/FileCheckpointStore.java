@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +31,24 @@ import org.slf4j.LoggerFactory;
  * written to a temporary file named after the run ({@code peer-<r>-of-<K>.ckpt.<run>.tmp}), forced
  * to disk and renamed into place, so a file is either whole or absent; a write that fails (a full
  * disk) removes its temporary file and throws. Every file begins with its format version and ends
- * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count; a
- * checkpoint is used only when the files of all K peers are there, readable and pass those checks,
- * otherwise the previous one is taken and a WARN line names the file and the problem; a file of an
- * unknown format is refused. A run claims each peer's share with a lock ({@link PeerLock}), so a
- * second run of the same job and peer is refused while the first lives. After each write, a peer
- * deletes the checkpoints older than the newest {@code retain} complete ones. On a shared file
- * system the peers of a cluster can use one directory.
+ * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count.
+ *
+ * <p><b>Chains.</b> The store {@linkplain #keepsChains keeps chains}: a file may hold only the
+ * changes since the checkpoint before, and then names its base, the whole checkpoint its chain
+ * starts from (format 4). Restoring such a checkpoint needs every file of the chain, so a
+ * checkpoint is used only when, for every one of the K peers, its file and the files of that
+ * peer's chain (every checkpoint from the base recorded in its file) are there, readable, pass
+ * those checks and record that same base; otherwise the previous one is taken and a WARN line
+ * names the file and the problem. Every peer checks the files of all peers, not only its own, so
+ * that all peers choose the same checkpoint even when their chains start from different bases (a
+ * peer whose write failed starts a new chain on its own). A file of an unknown format is refused.
+ *
+ * <p>A run claims each peer's share with a lock ({@link PeerLock}), so a second run of the same
+ * job and peer is refused while the first lives. After each write, a peer deletes the checkpoints
+ * older than the newest {@code retain} complete ones and older than the base of every file of
+ * those, read from the files' headers: a kept checkpoint is of no use without its chain. When such
+ * a header cannot be read, it keeps everything for now rather than guess. On a shared file system
+ * the peers of a cluster can use one directory.
  */
 public final class FileCheckpointStore implements CheckpointStore {
 
@@ -67,13 +79,33 @@ public final class FileCheckpointStore implements CheckpointStore {
         this(root, 3);
     }
 
+    /** Whole checkpoints and the checkpoints of changes that follow them: see the class comment. */
+    @Override
+    public boolean keepsChains() {
+        return true;
+    }
+
+    /** Writes a whole checkpoint: its own base. */
     @Override
     public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        write(job, id, id, peer, peers, parts);
+    }
+
+    /**
+     * Writes {@code peer}'s file of checkpoint {@code id} with {@code base} (at most {@code id}) in
+     * its header, then prunes; the store does not check here that the chain's files exist, a
+     * restore does ({@link #newestComplete}).
+     */
+    @Override
+    public void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        if (base > id) {
+            throw new IllegalArgumentException("checkpoint " + id + " of job " + job + " cannot start a chain from a newer one, " + base);
+        }
         Path dir = root.resolve(job).resolve(dirName(id));
         Files.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers));
         Path tmp = dir.resolve(fileName(peer, peers) + "." + run + TMP);
-        ByteBuffer encoded = CheckpointFile.encode(job, id, peer, peers, run, parts);
+        ByteBuffer encoded = CheckpointFile.encode(job, id, base, peer, peers, run, parts);
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
@@ -94,7 +126,7 @@ public final class FileCheckpointStore implements CheckpointStore {
             throw e;
         }
         forceDirectory(dir);
-        prune(job, peer, peers);
+        prune(job, peers);
     }
 
     /** After a failed write: its temporary file goes, and the checkpoint's folder too when nothing else is in it. */
@@ -190,39 +222,88 @@ public final class FileCheckpointStore implements CheckpointStore {
         }
     }
 
+    /**
+     * The newest checkpoint whose chain is whole for every peer (see the class comment), with this
+     * peer's parts of its chain. Reads each file at most once, keeping only this peer's parts.
+     */
     @Override
     public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
         List<Long> ids = new ArrayList<>(ids(job));
         Collections.reverse(ids);
+        Map<FileKey, Checked> read = new HashMap<>();
         for (long id : ids) {
-            Path dir = root.resolve(job).resolve(dirName(id));
-            Map<String, byte[]> mine = null;
             String problem = null;
             for (int r = 0; r < peers && problem == null; r++) {
-                Path file = dir.resolve(fileName(r, peers));
-                try {
-                    Map<String, byte[]> parts = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers).parts();
-                    if (r == peer) {
-                        mine = parts;
-                    }
-                } catch (NoSuchFileException e) {
-                    problem = "peer " + r + " never completed it (" + file + " is missing)";
-                } catch (CheckpointFile.DamagedFile e) {
-                    problem = file + ": " + e.getMessage();
-                } catch (IOException | RuntimeException e) {
-                    problem = file + " cannot be read: " + e;
-                } catch (CheckpointFile.UnknownFormat e) {
-                    throw new CheckpointMismatchException("job " + job + ": " + file + " is in " + e.getMessage()
-                            + ": it was written by " + (e.older() ? "an older" : "a newer") + " AIR. Resume it with that AIR, or move "
-                            + root.resolve(job) + " away (or use another directory) to start afresh");
-                }
+                problem = chainProblem(job, id, r, peer, peers, read);
             }
             if (problem == null) {
-                return Optional.of(new Restored(id, mine));
+                long base = read.get(new FileKey(id, peer)).base();
+                List<Map<String, byte[]>> chain = new ArrayList<>();
+                for (long i = base; i <= id; i++) {
+                    chain.add(read.get(new FileKey(i, peer)).parts());
+                }
+                return Optional.of(new Restored(id, chain));
             }
             LOG.warn("checkpoint {} of job {} in {} is unusable: {}; trying the previous one", id, job, root, problem);
         }
         return Optional.empty();
+    }
+
+    /** A file of one checkpoint and peer. */
+    private record FileKey(long id, int peer) { }
+
+    /**
+     * What reading a file found: its base and, for the peer that restores, its parts; or, when it
+     * cannot be used, the {@code problem}, naming the file ({@code missing} when it is not there).
+     */
+    private record Checked(long base, Map<String, byte[]> parts, String problem, boolean missing) { }
+
+    /**
+     * Why peer {@code r}'s checkpoint {@code id} cannot be restored: its file, or one of its chain
+     * (every checkpoint from the base that file records), is missing, damaged, or records another
+     * base; {@code null} when it can.
+     */
+    private String chainProblem(String job, long id, int r, int peer, int peers, Map<FileKey, Checked> read) throws IOException {
+        Checked last = check(job, id, r, peer, peers, read);
+        if (last.problem() != null) {
+            return last.missing() ? "peer " + r + " never completed it (" + last.problem() + ")" : last.problem();
+        }
+        for (long i = id - 1; i >= last.base(); i--) {
+            Checked c = check(job, i, r, peer, peers, read);
+            String problem = c.problem() != null ? c.problem()
+                    : c.base() != last.base() ? file(job, i, r, peers) + " records base " + c.base() : null;
+            if (problem != null) {
+                return "peer " + r + "'s chain from checkpoint " + last.base() + " is broken: " + problem;
+            }
+        }
+        return null;
+    }
+
+    /** Reads and checks peer {@code r}'s file of checkpoint {@code id}, once per call of {@link #newestComplete}. */
+    private Checked check(String job, long id, int r, int peer, int peers, Map<FileKey, Checked> read) throws IOException {
+        FileKey key = new FileKey(id, r);
+        Checked known = read.get(key);
+        if (known != null) {
+            return known;
+        }
+        Path file = file(job, id, r, peers);
+        Checked checked;
+        try {
+            CheckpointFile.Contents c = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers);
+            checked = new Checked(c.base(), r == peer ? c.parts() : null, null, false);
+        } catch (NoSuchFileException e) {
+            checked = new Checked(-1, null, file + " is missing", true);
+        } catch (CheckpointFile.DamagedFile e) {
+            checked = new Checked(-1, null, file + ": " + e.getMessage(), false);
+        } catch (IOException | RuntimeException e) {
+            checked = new Checked(-1, null, file + " cannot be read: " + e, false);
+        } catch (CheckpointFile.UnknownFormat e) {
+            throw new CheckpointMismatchException("job " + job + ": " + file + " is in " + e.getMessage()
+                    + ": it was written by " + (e.older() ? "an older" : "a newer") + " AIR. Resume it with that AIR, or move "
+                    + root.resolve(job) + " away (or use another directory) to start afresh");
+        }
+        read.put(key, checked);
+        return checked;
     }
 
     @Override
@@ -261,14 +342,20 @@ public final class FileCheckpointStore implements CheckpointStore {
         return ids;
     }
 
-    /** Deletes this peer's files of checkpoints older than the newest {@code retain} complete ones. */
-    private void prune(String job, int peer, int peers) throws IOException {
+    /**
+     * Deletes the checkpoints older than the newest {@code retain} complete ones and than the base
+     * of any peer's file of those (their chains must stay whole). Reads only those files' headers;
+     * when one cannot be read (damaged, or removed meanwhile by another peer's prune), its base is
+     * unknown and nothing is deleted this time: a later prune, once it is no longer among the kept
+     * ones, deletes what this one left.
+     */
+    private void prune(String job, int peers) throws IOException {
         List<Long> ids = ids(job);
         List<Long> complete = new ArrayList<>();
         for (long id : ids) {
             boolean all = true;
             for (int r = 0; r < peers && all; r++) {
-                all = Files.exists(root.resolve(job).resolve(dirName(id)).resolve(fileName(r, peers)));
+                all = Files.exists(file(job, id, r, peers));
             }
             if (all) {
                 complete.add(id);
@@ -277,12 +364,34 @@ public final class FileCheckpointStore implements CheckpointStore {
         if (complete.size() < retain) {
             return;
         }
-        long oldestKept = complete.get(complete.size() - retain);
+        List<Long> kept = complete.subList(complete.size() - retain, complete.size());
+        long oldestKept = kept.get(0);
+        for (long id : kept) {
+            for (int r = 0; r < peers; r++) {
+                Path file = file(job, id, r, peers);
+                try {
+                    oldestKept = Math.min(oldestKept, CheckpointFile.header(file, job, id, r, peers).base());
+                } catch (NoSuchFileException e) {
+                    return; // another peer pruned it, seeing newer complete checkpoints: its prune deleted what this one would
+                } catch (CheckpointFile.DamagedFile | CheckpointFile.UnknownFormat e) {
+                    keepAll(job, file, e.getMessage());
+                    return;
+                } catch (IOException | RuntimeException e) {
+                    keepAll(job, file, e.toString());
+                    return;
+                }
+            }
+        }
         for (long id : ids) {
             if (id < oldestKept) {
                 deleteAll(job, id);
             }
         }
+    }
+
+    private void keepAll(String job, Path file, String problem) {
+        LOG.warn("job {}: cannot tell which checkpoints {} needs ({}); keeping every checkpoint until it is no longer among the newest {} "
+                + "complete ones", job, file, problem, retain);
     }
 
     /** Removes a checkpoint older than every one kept: no peer writes it again, no restart needs it. */
@@ -326,6 +435,10 @@ public final class FileCheckpointStore implements CheckpointStore {
         } catch (IOException e) {
             // some file systems cannot sync a directory; the rename is still atomic
         }
+    }
+
+    private Path file(String job, long id, int peer, int peers) {
+        return root.resolve(job).resolve(dirName(id)).resolve(fileName(peer, peers));
     }
 
     static String dirName(long id) {

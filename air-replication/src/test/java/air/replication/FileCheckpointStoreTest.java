@@ -60,9 +60,22 @@ class FileCheckpointStoreTest {
 
     /** A file as format 1 wrote it (the layout before the version field), encoded here independently of the store. */
     private static byte[] format1(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
+        return olderFormat(ByteBuffer.allocate(8).put("AIRCKPT1".getBytes(StandardCharsets.US_ASCII)), job, id, peer, peers, parts);
+    }
+
+    /** A file as format 3 wrote it (a version field and the run, but no base), encoded here independently of the store. */
+    private static byte[] format3(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
+        byte[] run = "an-older-run".getBytes(StandardCharsets.UTF_8);
+        ByteBuffer head = ByteBuffer.allocate(16 + run.length).put("AIRCKPTV".getBytes(StandardCharsets.US_ASCII)).putInt(3)
+                .putInt(run.length).put(run);
+        return olderFormat(head, job, id, peer, peers, parts);
+    }
+
+    /** {@code head} (filled), then the layout formats 1 to 3 share: job, checkpoint, peer, peer count, parts, CRC32C. */
+    private static byte[] olderFormat(ByteBuffer head, String job, long id, int peer, int peers, Map<String, byte[]> parts) {
         ByteBuffer b = ByteBuffer.allocate(4096);
         byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
-        b.put("AIRCKPT1".getBytes(StandardCharsets.US_ASCII)).putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers)
+        b.put(head.array(), 0, head.position()).putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers)
                 .putInt(parts.size());
         parts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
             byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
@@ -86,6 +99,25 @@ class FileCheckpointStoreTest {
         for (int p = 0; p < peers; p++) {
             store.write("job", id, p, peers, parts(id + "@" + p));
         }
+    }
+
+    /** Every peer's part of checkpoint {@code id}, whose chain starts from {@code base} (whole when it is {@code id}). */
+    private static void writeAll(FileCheckpointStore store, long id, long base, int peers) throws IOException {
+        for (int p = 0; p < peers; p++) {
+            store.write("job", id, base, p, peers, parts(id + "@" + p));
+        }
+    }
+
+    /** The checkpoints of a restored chain, oldest first, as the tags their parts carry ({@code id@peer}). */
+    private static List<String> tags(CheckpointStore.Restored r) {
+        return r.chain().stream().map(p -> new String(p.get("v0/0"), StandardCharsets.UTF_8).substring("src ".length())).toList();
+    }
+
+    /** Flips a byte in the middle of {@code file}: its checksum no longer matches. */
+    private static void damage(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(file, bytes);
     }
 
     @Test
@@ -165,8 +197,15 @@ class FileCheckpointStoreTest {
         store.write("job", 1, 0, 1, parts("1"));
         byte[] bytes = Files.readAllBytes(file(dir, 1, 0, 1));
         assertThat(new String(bytes, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("AIRCKPTV");
-        assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(3);
+        assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(4);
         assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).run()).isEqualTo(store.run());
+        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).base()).as("a whole checkpoint is its own base").isEqualTo(1);
+        store.write("job", 2, 1, 0, 1, parts("2"));
+        assertThat(CheckpointFile.decode(Files.readAllBytes(file(dir, 2, 0, 1)), "job", 2, 0, 1).base()).isEqualTo(1);
+        assertThat(CheckpointFile.header(file(dir, 2, 0, 1), "job", 2, 0, 1))
+                .isEqualTo(new CheckpointFile.Header(4, store.run(), "job", 2, 0, 1, 1));
+        assertThatThrownBy(() -> CheckpointFile.header(file(dir, 2, 0, 1), "job", 3, 0, 1)).isInstanceOf(CheckpointFile.DamagedFile.class)
+                .hasMessageContaining("expected job checkpoint 3");
     }
 
     @Test
@@ -200,7 +239,7 @@ class FileCheckpointStoreTest {
         Files.write(newer, bytes);
         assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
                 .hasMessageContaining(newer.toString()).hasMessageContaining("format 7")
-                .hasMessageContaining("reads format 3 only").hasMessageContaining("newer AIR");
+                .hasMessageContaining("reads format 4 only").hasMessageContaining("newer AIR");
         bytes[7] = 'X'; // neither format 1 nor a version field: not ours, so damaged, and the previous one is used
         Files.write(newer, bytes);
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
@@ -264,5 +303,139 @@ class FileCheckpointStoreTest {
             }
             Files.deleteIfExists(mount);
         }
+    }
+
+    @Test
+    void files_of_format_3_written_before_chains_are_refused_naming_the_file_and_an_older_air(@TempDir Path dir) throws IOException {
+        Files.createDirectories(file(dir, 1, 0, 2).getParent());
+        Files.write(file(dir, 1, 0, 2), format3("job", 1, 0, 2, parts("1@0")));
+        Files.write(file(dir, 1, 1, 2), format3("job", 1, 1, 2, parts("1@1")));
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
+                .hasMessageContaining(file(dir, 1, 0, 2).toString()).hasMessageContaining("format 3").hasMessageContaining("reads format 4 only")
+                .hasMessageContaining("no chains").hasMessageContaining("an older AIR");
+    }
+
+    @Test
+    void a_chain_is_restored_with_every_checkpoint_from_its_whole_base_for_every_peer(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        assertThat(store.keepsChains()).isTrue();
+        writeAll(store, 1, 1, 2);
+        writeAll(store, 2, 1, 2);
+        writeAll(store, 3, 1, 2);
+        for (int p = 0; p < 2; p++) {
+            CheckpointStore.Restored r = store.newestComplete("job", p, 2).orElseThrow();
+            assertThat(r.id()).isEqualTo(3);
+            assertThat(tags(r)).containsExactly("1@" + p, "2@" + p, "3@" + p);
+            assertThat(new String(r.parts().get("v1/0"), StandardCharsets.UTF_8)).isEqualTo("final 3@" + p);
+        }
+    }
+
+    @Test
+    void a_damaged_file_in_the_middle_of_a_chain_makes_the_later_checkpoints_unusable_for_every_peer(@TempDir Path dir)
+            throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 1, 2);
+        writeAll(store, 2, 1, 2);
+        writeAll(store, 3, 1, 2);
+        damage(file(dir, 2, 1, 2));
+        for (int p = 0; p < 2; p++) {
+            int peer = p;
+            Logged<Optional<CheckpointStore.Restored>> r = logged(() -> store.newestComplete("job", peer, 2));
+            assertThat(r.value().orElseThrow().id()).isEqualTo(1);
+            assertThat(tags(r.value().orElseThrow())).containsExactly("1@" + p);
+            assertThat(r.log()).contains("WARN").contains("checkpoint 3 of job job").contains("checkpoint 2 of job job")
+                    .contains("peer 1's chain from checkpoint 1 is broken: " + file(dir, 2, 1, 2) + ": checksum mismatch")
+                    .contains("trying the previous one");
+        }
+    }
+
+    @Test
+    void a_missing_file_in_the_middle_of_a_chain_is_never_restored_around_even_by_a_peer_whose_own_chain_is_whole(@TempDir Path dir)
+            throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 1, 2);
+        writeAll(store, 2, 1, 2);
+        writeAll(store, 3, 1, 2);
+        Files.delete(file(dir, 2, 1, 2));
+        // peer 0's own chain 1, 2, 3 is whole and every peer's file of 3 is there, yet peer 1 could not restore 3: neither may peer 0
+        Logged<Optional<CheckpointStore.Restored>> r = logged(() -> store.newestComplete("job", 0, 2));
+        assertThat(r.value().orElseThrow().id()).isEqualTo(1);
+        assertThat(tags(r.value().orElseThrow())).containsExactly("1@0");
+        assertThat(r.log()).contains("checkpoint 3 of job job").contains("peer 1's chain from checkpoint 1 is broken: " + file(dir, 2, 1, 2)
+                + " is missing").contains("checkpoint 2 of job job").contains("peer 1 never completed it");
+        assertThat(store.newestComplete("job", 1, 2).orElseThrow().id()).isEqualTo(1);
+    }
+
+    @Test
+    void a_checkpoint_whose_chain_records_another_base_is_unusable(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        writeAll(store, 1, 1, 2);
+        store.write("job", 2, 1, 0, 2, parts("2@0"));
+        store.write("job", 2, 2, 1, 2, parts("2@1")); // whole: peer 1's chain starts anew at 2
+        store.write("job", 3, 1, 0, 2, parts("3@0"));
+        store.write("job", 3, 1, 1, 2, parts("3@1")); // claims the chain from 1, which peer 1's file of 2 does not continue
+        Logged<Optional<CheckpointStore.Restored>> r = logged(() -> store.newestComplete("job", 0, 2));
+        assertThat(r.value().orElseThrow().id()).isEqualTo(2);
+        assertThat(tags(r.value().orElseThrow())).containsExactly("1@0", "2@0");
+        assertThat(r.log()).contains("checkpoint 3 of job job").contains(file(dir, 2, 1, 2) + " records base 2");
+        assertThat(tags(store.newestComplete("job", 1, 2).orElseThrow())).containsExactly("2@1");
+    }
+
+    @Test
+    void peers_whose_chains_start_from_different_bases_restore_the_same_checkpoint(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 2);
+        writeAll(store, 1, 1, 2);
+        store.write("job", 2, 1, 0, 2, parts("2@0")); // peer 1's write of 2 failed: its next checkpoint is whole
+        store.write("job", 3, 1, 0, 2, parts("3@0"));
+        store.write("job", 3, 3, 1, 2, parts("3@1"));
+        store.write("job", 4, 1, 0, 2, parts("4@0"));
+        store.write("job", 4, 3, 1, 2, parts("4@1"));
+        // 3 and 4 are the newest 2 complete ones; peer 0's files of them need 1 and 2
+        assertThat(store.ids("job")).containsExactly(1L, 2L, 3L, 4L);
+        CheckpointStore.Restored zero = store.newestComplete("job", 0, 2).orElseThrow();
+        CheckpointStore.Restored one = store.newestComplete("job", 1, 2).orElseThrow();
+        assertThat(zero.id()).isEqualTo(4);
+        assertThat(tags(zero)).containsExactly("1@0", "2@0", "3@0", "4@0");
+        assertThat(one.id()).isEqualTo(4);
+        assertThat(tags(one)).containsExactly("3@1", "4@1");
+        damage(file(dir, 2, 0, 2)); // only peer 0's chain is broken, yet peer 1 must not resume from 3 or 4 without peer 0
+        assertThat(tags(store.newestComplete("job", 0, 2).orElseThrow())).containsExactly("1@0");
+        assertThat(tags(store.newestComplete("job", 1, 2).orElseThrow())).containsExactly("1@1");
+    }
+
+    @Test
+    void pruning_keeps_the_chains_of_the_kept_checkpoints_and_drops_what_is_older_than_their_bases(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 2);
+        writeAll(store, 1, 1, 2);
+        for (long id = 2; id <= 6; id++) {
+            writeAll(store, id, 1, 2);
+        }
+        assertThat(store.ids("job")).as("5 and 6 are kept, and with them their chain from 1").containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+        assertThat(tags(store.newestComplete("job", 1, 2).orElseThrow())).containsExactly("1@1", "2@1", "3@1", "4@1", "5@1", "6@1");
+        writeAll(store, 7, 7, 2);
+        assertThat(store.ids("job")).as("6 is still kept").containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+        writeAll(store, 8, 7, 2);
+        assertThat(store.ids("job")).as("7 and 8 are kept, and need nothing older").containsExactly(7L, 8L);
+        assertThat(tags(store.newestComplete("job", 0, 2).orElseThrow())).containsExactly("7@0", "8@0");
+    }
+
+    @Test
+    void a_kept_file_whose_header_cannot_be_read_stops_pruning_until_it_is_no_longer_kept(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 2);
+        for (long id = 1; id <= 3; id++) {
+            writeAll(store, id, 2);
+        }
+        assertThat(store.ids("job")).containsExactly(2L, 3L);
+        Path cut = file(dir, 3, 1, 2);
+        Files.write(cut, Arrays.copyOf(Files.readAllBytes(cut), 11)); // its base is unknown, so is what it needs
+        Logged<Void> r = logged(() -> {
+            writeAll(store, 4, 2);
+            return null;
+        });
+        assertThat(store.ids("job")).containsExactly(2L, 3L, 4L);
+        assertThat(r.log()).contains("WARN").contains("cannot tell which checkpoints " + cut + " needs");
+        writeAll(store, 5, 2);
+        assertThat(store.ids("job")).containsExactly(4L, 5L);
     }
 }

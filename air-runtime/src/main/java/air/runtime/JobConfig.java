@@ -30,6 +30,7 @@ public final class JobConfig {
     private CheckpointStore checkpointStore;
     private long checkpointIntervalMs;
     private boolean startAfresh;
+    private int fullCheckpointEvery = 8;
     private int replicas;
     private long replicationIntervalMs;
     private Cluster cluster;
@@ -56,6 +57,7 @@ public final class JobConfig {
         c.checkpointStore = checkpointStore;
         c.checkpointIntervalMs = checkpointIntervalMs;
         c.startAfresh = startAfresh;
+        c.fullCheckpointEvery = fullCheckpointEvery;
         c.replicas = replicas;
         c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
@@ -304,6 +306,29 @@ public final class JobConfig {
         return checkpointIntervalMs;
     }
 
+    /**
+     * Incremental checkpoints and replica copies: one in every {@code n} holds every operator's
+     * whole state, the others only what changed since the one before (window frames: the keys
+     * updated since; sinks that can tell: what they wrote since), so that large state costs in
+     * proportion to how fast it changes, not to its size. A restore reads the last whole one and
+     * the changes after it; a larger {@code n} writes less and restores from more files. 1 makes
+     * every checkpoint whole. Default 8. Stores that keep whole checkpoints only (a custom
+     * {@link CheckpointStore} that does not {@link CheckpointStore#keepsChains}) get whole ones.
+     */
+    public JobConfig fullCheckpointEvery(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("JobConfig.fullCheckpointEvery(n): n must be >= 1, was " + n);
+        }
+        JobConfig c = copy();
+        c.fullCheckpointEvery = n;
+        return c;
+    }
+
+    /** One checkpoint (or replica copy) in how many holds whole state; 1: all. */
+    public int fullCheckpointEvery() {
+        return fullCheckpointEvery;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
@@ -378,6 +403,7 @@ public final class JobConfig {
                 + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
                 + (timeSource != TimeSource.SYSTEM ? ", timeSource=" + timeSource : "")
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
+                + (checkpointStore != null || replicas > 0 ? ", whole state every " + fullCheckpointEvery + " checkpoint(s)" : "")
                 + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }

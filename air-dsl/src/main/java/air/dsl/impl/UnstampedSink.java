@@ -96,6 +96,16 @@ final class UnstampedSink implements SinkFactory<Object> {
         }
 
         @Override
+        public byte[] snapshotChanges(long checkpointId) {
+            return writer.snapshotChanges(checkpointId);
+        }
+
+        @Override
+        public void restoreChanges(byte[] changes) {
+            writer.restoreChanges(changes);
+        }
+
+        @Override
         public void claim(OwnerToken owner) {
             writer.claim(owner);
         }

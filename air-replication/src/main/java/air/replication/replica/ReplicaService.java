@@ -38,19 +38,39 @@ import org.slf4j.LoggerFactory;
  * they logged for those blocks before it. It keeps the newest copy each other peer sent here, for
  * a takeover, and passes takeover announcements on.
  *
- * <p>Messages: PUT (a peer's whole snapshot), ACK, REPLICATED (blocks covered by a peer's
- * replicated snapshot), TAKEOVER (blocks moved to a new host). Each names the job's sequence number
- * and the sender's membership view number; another job's are ignored, and so is anything from a
- * peer the installed view no longer holds (a fenced peer's snapshots and takeovers never count).
- * Garbage fails the job naming the sender.
+ * <p>Incremental copies ({@link #keepsChains}): a checkpoint that holds only changes since the one
+ * before goes as those changes to each target that acknowledged the checkpoint before from this
+ * peer, and as this peer's own copy of its newest snapshot, folded whole ({@link Folding}), to any
+ * other (a new target after a membership change, one that missed the checkpoint before). A replica
+ * folds the changes onto its newest copy from that peer when that copy is of the checkpoint just
+ * before, else asks for the whole copy. Every copy, on either side, is a value that needs nothing
+ * before it: a whole state and the changes written after it, so at most a chain of
+ * {@code fullCheckpointEvery} checkpoints; the next whole checkpoint replaces it.
+ *
+ * <p>Messages: PUT (a peer's snapshot: WHOLE, which replaces the copy held of that peer, or
+ * CHANGES since the checkpoint before, folded onto the copy held), ACK (with a status: HELD, or
+ * SEND_WHOLE when the changes do not apply to the copy held here; the sender then sends the whole
+ * copy, under the same deadline), REPLICATED (blocks covered by a peer's replicated snapshot),
+ * TAKEOVER (blocks moved to a new host). Each names the job's sequence number and the sender's
+ * membership view number; another job's are ignored, and so is anything from a peer the installed
+ * view no longer holds (a fenced peer's snapshots and takeovers never count). Garbage (also changes
+ * that cannot be folded) fails the job naming the sender.
  */
 public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaService.class);
-    private static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
+    /** Message kinds (package-private for tests that play a peer by hand). */
+    static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
+    /** What a PUT holds: a whole snapshot, or the changes since the checkpoint before. */
+    static final int WHOLE = 0, CHANGES = 1;
+    /** An ACK's status: the snapshot is held here, or its changes did not apply to the copy held here. */
+    static final int HELD = 0, SEND_WHOLE = 1;
     private static final long ACK_TIMEOUT_MS = 60_000;
 
-    /** A peer's newest snapshot held here: who sent it, its checkpoint number, the blocks it covers, its parts. */
+    /**
+     * A peer's snapshot held here: who sent it, its checkpoint number, the blocks it covers, its
+     * parts (each complete: a whole state and the changes written after it, {@link Folding}).
+     */
     public record Held(int from, long id, int[] blocks, Map<String, byte[]> parts) {
 
         boolean covers(int block) {
@@ -80,7 +100,17 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     /** Per block, the replicated checkpoint before the newest: with two or more replicas producers keep their logs from here. */
     private final long[] previousCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
-    /** Guards {@link #acks}: a lock, not a monitor, so that a virtual thread waiting for acknowledgements never pins its carrier. */
+    /** Per checkpoint being replicated, the targets that answered SEND_WHOLE and have not been sent the whole copy yet. */
+    private final Map<Long, Set<Integer>> wholeWanted = new HashMap<>();
+    /** Per target, the newest checkpoint of this peer it acknowledged holding: it gets the changes of the next one. */
+    private final Map<Integer, Long> heldBy = new ConcurrentHashMap<>();
+    /** This peer's own newest snapshot, folded: what a target that lacks the checkpoint before gets (the checkpoint writer's). */
+    private volatile Copy own;
+    private final long ackTimeoutMs;
+    /**
+     * Guards {@link #acks} and {@link #wholeWanted}: a lock, not a monitor, so that a virtual thread
+     * waiting for acknowledgements never pins its carrier.
+     */
     private final ReentrantLock acksLock = new ReentrantLock();
     private final Condition ackArrived = acksLock.newCondition();
     private final Thread reader;
@@ -91,7 +121,17 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private volatile JobEvents events = JobEvents.NONE;
     private volatile String jobName = "";
 
+    /** A snapshot of this peer: its checkpoint number and its parts, each complete. */
+    private record Copy(long id, Map<String, byte[]> parts) {
+    }
+
     public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
+        this(session, job, replicas, workers, onFailure, ACK_TIMEOUT_MS);
+    }
+
+    /** {@code ackTimeoutMs}: how long a snapshot waits for its targets' acknowledgements before its checkpoint fails. */
+    ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure, long ackTimeoutMs) {
+        this.ackTimeoutMs = ackTimeoutMs;
         this.session = session;
         this.job = job;
         this.replicas = replicas;
@@ -113,25 +153,43 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         takeovers = listener;
     }
 
+    /** Replicas take the changes of a checkpoint since the one before, folded onto the copy they hold. */
+    @Override
+    public boolean keepsChains() {
+        return true;
+    }
+
     @Override
     public void write(String jobKey, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        write(jobKey, id, id, peer, peers, parts);
+    }
+
+    /**
+     * Sends checkpoint {@code id} to the targets: whole when {@code base == id}; else its changes to
+     * each target that acknowledged checkpoint {@code id - 1} from here, and this peer's own folded
+     * copy to the others and to any that answers SEND_WHOLE. Called in checkpoint order, on one
+     * thread (the coordinator's writer).
+     */
+    @Override
+    public void write(String jobKey, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        boolean changes = base != id;
+        Copy before = own;
+        if (changes && (before == null || before.id() != id - 1)) {
+            throw new IOException("checkpoint " + id + " holds changes since checkpoint " + (id - 1) + ", but the newest snapshot of peer "
+                    + session.self() + " here is " + (before == null ? "none" : "checkpoint " + before.id()));
+        }
+        Copy copy = new Copy(id, changes ? Folding.fold(before.parts(), id, parts) : Map.copyOf(parts));
+        own = copy; // also when this checkpoint fails: the coordinator's next one is then whole
         int[] blocks = blocksOf(parts.keySet());
-        WireOut out = new WireOut(64 + parts.values().stream().mapToInt(b -> b.length + 32).sum());
-        out.putByte(PUT).putLong(job).putLong(epoch()).putLong(id).putInt(blocks.length);
-        for (int b : blocks) {
-            out.putInt(b);
-        }
-        out.putInt(parts.size());
-        for (Map.Entry<String, byte[]> e : new TreeMap<>(parts).entrySet()) {
-            out.putString(e.getKey()).putBytes(e.getValue());
-        }
-        ByteBuffer message = out.buffer();
+        ByteBuffer changesMessage = changes ? put(CHANGES, id, blocks, parts) : null;
+        ByteBuffer wholeMessage = changes ? null : put(WHOLE, id, blocks, copy.parts());
         Set<Integer> sent = new HashSet<>();
         List<Integer> acked;
-        long deadline = System.currentTimeMillis() + ACK_TIMEOUT_MS;
+        long deadline = System.currentTimeMillis() + ackTimeoutMs;
         acksLock.lock();
         try {
             acks.put(id, new HashSet<>());
+            wholeWanted.put(id, new HashSet<>());
         } finally {
             acksLock.unlock();
         }
@@ -145,23 +203,46 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                     }
                     return;
                 }
+                List<Integer> wantWhole = new ArrayList<>();
                 for (int t : targets) {
                     if (sent.add(t)) {
-                        sendQuietly(t, message.duplicate());
+                        if (changes && heldBy.getOrDefault(t, -1L) == id - 1) {
+                            sendQuietly(t, changesMessage.duplicate());
+                        } else {
+                            wantWhole.add(t);
+                        }
                     }
                 }
                 acksLock.lock();
                 try {
-                    if (acks.get(id).containsAll(targets)) {
-                        acked = targets;
-                        break;
+                    Set<Integer> asked = wholeWanted.get(id);
+                    wantWhole.addAll(asked);
+                    asked.clear();
+                    if (wantWhole.isEmpty()) {
+                        if (acks.get(id).containsAll(targets)) {
+                            acked = targets;
+                            break;
+                        }
+                        if (System.currentTimeMillis() > deadline) {
+                            throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ackTimeoutMs
+                                    + " ms");
+                        }
+                        ackArrived.await(100, TimeUnit.MILLISECONDS);
                     }
-                    if (System.currentTimeMillis() > deadline) {
-                        throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ACK_TIMEOUT_MS + " ms");
-                    }
-                    ackArrived.await(100, TimeUnit.MILLISECONDS);
                 } finally {
                     acksLock.unlock();
+                }
+                for (int t : wantWhole) {
+                    if (targets.contains(t)) {
+                        if (changes) {
+                            LOG.info("peer {}: sending peer {} the whole copy of checkpoint {}: it does not hold checkpoint {} of this peer",
+                                    session.self(), t, id, id - 1);
+                        }
+                        if (wholeMessage == null) {
+                            wholeMessage = put(WHOLE, id, blocks, copy.parts());
+                        }
+                        sendQuietly(t, wholeMessage.duplicate());
+                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -171,6 +252,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             acksLock.lock();
             try {
                 acks.remove(id);
+                wholeWanted.remove(id);
             } finally {
                 acksLock.unlock();
             }
@@ -190,6 +272,24 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         broadcast(note.buffer());
         noteReplicated(id, blocks);
+    }
+
+    /** A PUT of checkpoint {@code id}: {@code mode} says whether {@code parts} are whole or changes since the checkpoint before. */
+    private ByteBuffer put(int mode, long id, int[] blocks, Map<String, byte[]> parts) {
+        int size = 64 + 4 * blocks.length;
+        for (Map.Entry<String, byte[]> e : parts.entrySet()) {
+            size += 8 + 3 * e.getKey().length() + e.getValue().length;
+        }
+        WireOut out = new WireOut(size);
+        out.putByte(PUT).putLong(job).putLong(epoch()).putLong(id).putByte(mode).putInt(blocks.length);
+        for (int b : blocks) {
+            out.putInt(b);
+        }
+        out.putInt(parts.size());
+        for (Map.Entry<String, byte[]> e : new TreeMap<>(parts).entrySet()) {
+            out.putString(e.getKey()).putBytes(e.getValue());
+        }
+        return out.buffer();
     }
 
     /** The next {@code k} members after this one in the installed view. */
@@ -345,29 +445,32 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         switch (kind) {
             case PUT -> {
                 long id = in.getLong();
+                int mode = in.getByte();
+                if (mode != WHOLE && mode != CHANGES) {
+                    throw in.malformed("PUT of checkpoint " + id + " of unknown mode " + mode);
+                }
                 int[] blocks = readBlocks(in);
                 Map<String, byte[]> parts = new HashMap<>();
                 for (int n = in.getCount(8); n > 0; n--) {
                     parts.put(in.getString(), in.getBytes());
                 }
-                Held copy = new Held(f.peer(), id, blocks, parts);
-                held.merge(f.peer(), List.of(copy), (old, now) -> {
-                    if (old.get(old.size() - 1).id() >= id) {
-                        return old;
-                    }
-                    List<Held> kept = new ArrayList<>(old.subList(Math.max(0, old.size() - history + 1), old.size()));
-                    kept.add(copy);
-                    return List.copyOf(kept);
-                });
+                int status = mode == WHOLE ? keep(new Held(f.peer(), id, blocks, Map.copyOf(parts))) : fold(in, f.peer(), id, blocks, parts);
                 WireOut ack = new WireOut(32);
-                ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id);
+                ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id).putByte(status);
                 sendQuietly(f.peer(), ack.buffer());
             }
             case ACK -> {
                 long id = in.getLong();
+                int status = in.getByte();
+                if (status != HELD && status != SEND_WHOLE) {
+                    throw in.malformed("ACK of checkpoint " + id + " with unknown status " + status);
+                }
+                if (status == HELD) {
+                    heldBy.merge(f.peer(), id, Math::max);
+                }
                 acksLock.lock();
                 try {
-                    Set<Integer> got = acks.get(id);
+                    Set<Integer> got = (status == HELD ? acks : wholeWanted).get(id);
                     if (got != null) {
                         got.add(f.peer());
                         ackArrived.signalAll();
@@ -394,6 +497,44 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             }
             default -> throw in.malformed("unknown replica message kind " + kind);
         }
+    }
+
+    /** Keeps {@code copy} as its sender's newest, unless a copy as new is held already (the reader's thread only). */
+    private int keep(Held copy) {
+        held.merge(copy.from(), List.of(copy), (old, now) -> {
+            if (old.get(old.size() - 1).id() >= copy.id()) {
+                return old;
+            }
+            List<Held> kept = new ArrayList<>(old.subList(Math.max(0, old.size() - history + 1), old.size()));
+            kept.add(copy);
+            return List.copyOf(kept);
+        });
+        return HELD;
+    }
+
+    /**
+     * Checkpoint {@code id}'s changes from {@code from}, folded onto its copy of checkpoint
+     * {@code id - 1} held here into a new copy; SEND_WHOLE when the newest copy held here is older
+     * (a checkpoint missed, or none yet). Changes that cannot be folded are garbage from the sender.
+     */
+    private int fold(WireIn in, int from, long id, int[] blocks, Map<String, byte[]> changes) {
+        List<Held> copies = held.get(from);
+        Held newest = copies == null ? null : copies.get(copies.size() - 1);
+        if (newest != null && newest.id() >= id) {
+            return HELD;
+        }
+        if (newest == null || newest.id() != id - 1) {
+            LOG.info("peer {}: checkpoint {} of peer {} holds changes since checkpoint {}, but the newest copy of it here is {}: "
+                    + "asking for the whole copy", session.self(), id, from, id - 1, newest == null ? "none" : "of checkpoint " + newest.id());
+            return SEND_WHOLE;
+        }
+        Map<String, byte[]> folded;
+        try {
+            folded = Folding.fold(newest.parts(), id, changes);
+        } catch (IllegalArgumentException e) {
+            throw in.malformed(e.getMessage());
+        }
+        return keep(new Held(from, id, blocks, folded));
     }
 
     private int[] readBlocks(WireIn in) {

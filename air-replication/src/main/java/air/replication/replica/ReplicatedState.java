@@ -96,8 +96,8 @@ final class ReplicatedState implements FaultTolerance {
                 Long.getLong(LOG_BYTES_PROPERTY, DEFAULT_LOG_BYTES), context::isCancelled,
                 Counter.builder("air.upstream.log.holds").tag("job", config.name())
                         .description("a producer held back because its upstream-backup log was over its bound").register(registry)));
-        coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), cluster.self(), cluster.peers(), 0, registry,
-                context::fail);
+        coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), cluster.self(), cluster.peers(), 0,
+                replicas.keepsChains() ? config.fullCheckpointEvery() : 1, registry, context::fail);
         CheckpointCoordinator c = coordinator;
         long interval = config.replicationIntervalMs() * 1_000_000L;
         JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),

@@ -13,8 +13,31 @@ import java.util.Optional;
  */
 public interface CheckpointStore {
 
-    /** What a restart resumes from: the checkpoint's number and this peer's parts. */
-    record Restored(long id, Map<String, byte[]> parts) { }
+    /**
+     * What a restart resumes from: the checkpoint's number and this peer's parts of the chain that
+     * ends with it, oldest first — one whole checkpoint, then those holding changes since the one
+     * before ({@link #write} with a base older than the checkpoint); just the checkpoint when it
+     * is whole.
+     */
+    record Restored(long id, List<Map<String, byte[]>> chain) {
+
+        public Restored {
+            if (chain.isEmpty()) {
+                throw new IllegalArgumentException("checkpoint " + id + ": a chain of no checkpoints");
+            }
+            chain = List.copyOf(chain);
+        }
+
+        /** A whole checkpoint: its parts alone. */
+        public Restored(long id, Map<String, byte[]> parts) {
+            this(id, List.of(parts));
+        }
+
+        /** This peer's parts of checkpoint {@link #id} itself. */
+        public Map<String, byte[]> parts() {
+            return chain.get(chain.size() - 1);
+        }
+    }
 
     /**
      * A run's hold on {@code peer}'s share of a job's checkpoints, from its start to its end: while
@@ -73,8 +96,32 @@ public interface CheckpointStore {
     void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException;
 
     /**
+     * Whether this store keeps chains of checkpoints ({@link #write(String, long, long, int, int, Map)}
+     * with a base older than the checkpoint), so that a job may write only what changed since
+     * the checkpoint before. A store that does not gets whole checkpoints only.
+     */
+    default boolean keepsChains() {
+        return false;
+    }
+
+    /**
+     * Writes this peer's part of checkpoint {@code id}, which holds only changes since checkpoint
+     * {@code id - 1} unless {@code base == id}: a restore needs every checkpoint from {@code base}
+     * (a whole one) to {@code id}, so the store keeps them as long as it keeps this one, and takes
+     * {@code id} only when it has them all ({@link Restored#chain}). Only called with
+     * {@code base < id} on a store that {@link #keepsChains}.
+     */
+    default void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+        if (base != id) {
+            throw new IOException(describe() + " keeps whole checkpoints only; checkpoint " + id + " holds changes since " + base);
+        }
+        write(job, id, peer, peers, parts);
+    }
+
+    /**
      * The newest checkpoint of {@code job} that every one of {@code peers} completed and whose
-     * parts are intact, with {@code peer}'s parts; empty when there is none (a fresh start). A part
+     * parts are intact (with those of every checkpoint of its chain), with {@code peer}'s parts;
+     * empty when there is none (a fresh start). A part
      * that cannot be read is skipped for the previous checkpoint, saying why; a part in a format
      * this store does not know is refused ({@link air.runtime.CheckpointMismatchException}), never
      * skipped, so that a newer run's checkpoints never turn into a silent fresh start.

@@ -15,6 +15,22 @@ public interface CheckpointedSinkWriter<T> extends SinkWriter<T> {
     void restore(byte[] state);
 
     /**
+     * Incremental checkpoints: what was written since the previous {@link #snapshot} or
+     * {@code snapshotChanges} (say, the rows appended since), or {@code null} when this writer can
+     * only give everything (the default; {@link #snapshot} is then called). A writer whose state
+     * grows with its output should implement it: a checkpoint then costs what the interval wrote,
+     * not the whole output so far.
+     */
+    default byte[] snapshotChanges(long checkpointId) {
+        return null;
+    }
+
+    /** Applies what {@link #snapshotChanges} returned, after {@link #restore} and the changes before it, in order. */
+    default void restoreChanges(byte[] changes) {
+        throw new IllegalStateException(getClass().getName() + " gives whole snapshots only; it has no changes to restore");
+    }
+
+    /**
      * Names this writer's owner, before its first write or restore (exactly-once jobs only). A
      * writer whose output lives outside the process should record it beside the output and refuse
      * every later write once a {@linkplain OwnerToken#newerThan newer} owner claimed the same

@@ -19,7 +19,8 @@ import air.wire.WireOut;
  *   <li>{@link #onEndOfInput} once: every input ended; {@code onProgress(Long.MAX_VALUE)} came
  *       just before it, unless progress could not complete (then the engine fails the job).</li>
  *   <li>{@link #snapshotTo} / {@link #restoreFrom} between items, when a checkpoint is aligned
- *       on every input or when the job resumes.</li>
+ *       on every input or when the job resumes ({@link #snapshotChangesTo} /
+ *       {@link #restoreChanges} for an operator that can write only what changed).</li>
  *   <li>{@link #onIdle} between items, when no input came for {@link #idleWakeupNanos} (only for
  *       an operator that asks for it: processing-time timers).</li>
  * </ul>
@@ -48,6 +49,20 @@ public interface Operator {
 
     /** Reads back what {@link #snapshotTo} wrote; a mismatch throws {@code in.malformed(...)}. */
     void restoreFrom(WireIn in);
+
+    /**
+     * Incremental checkpoints: writes only what changed since the previous snapshot (whole or
+     * not) and returns true; the default writes nothing and returns false, and the engine calls
+     * {@link #snapshotTo} instead. Worth it for large state that changes a little per interval.
+     */
+    default boolean snapshotChangesTo(WireOut out, long checkpointId) {
+        return false;
+    }
+
+    /** Applies what {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before it, in order. */
+    default void restoreChanges(WireIn in) {
+        throw new IllegalStateException(getClass().getSimpleName() + " writes whole snapshots only; it has no changes to restore");
+    }
 
     /**
      * How far this operator's output is complete, given that every input is complete below

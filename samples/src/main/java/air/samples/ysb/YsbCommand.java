@@ -83,6 +83,11 @@ final class YsbCommand {
             description = "replication: each peer's state also on its next K peers (TCP transport), 1..16")
     int replicas;
 
+    @Option(names = "--full-checkpoint-every", paramLabel = "N", converter = FullEvery.class,
+            description = "with --checkpoints or --replicas: one snapshot in N holds whole state, the others only what changed "
+                    + "since the one before (default 8; 1: every one whole), 1..1000")
+    Integer fullEvery;
+
     @Option(names = "--kill", paramLabel = "N", converter = Kills.class,
             description = "with --peers and --checkpoints or --replicas: kill -9 a random peer N times (1..1000), check the output")
     int kills;
@@ -161,6 +166,12 @@ final class YsbCommand {
             faults = faults.withKills(c.kills);
         }
         faults = faults.withKillSeed(c.killSeed);
+        if (c.fullEvery != null) {
+            if (c.checkpoints == null && c.replicas == 0) {
+                throw new IllegalArgumentException("--full-checkpoint-every needs --checkpoints DIR or --replicas K");
+            }
+            faults = faults.withFullEvery(c.fullEvery);
+        }
         int workers = c.p != null ? c.p : Runtime.getRuntime().availableProcessors();
         Path out = c.out != null ? c.out : Path.of("out", c.query.cliName() + "-" + c.n + ".csv");
         return new YsbArgs(c.n, workers, c.seed, rate, c.offered, out, c.quiet, c.batch, c.routing, c.progress, c.watermarkMs, c.peers,
@@ -238,6 +249,13 @@ final class YsbCommand {
         @Override
         public Integer convert(String text) {
             return (int) inRange(text, 1, 16);
+        }
+    }
+
+    static final class FullEvery implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String text) {
+            return (int) inRange(text, 1, 1000);
         }
     }
 

@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.runtime.JobConfig;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -10,10 +11,12 @@ import java.util.Locale;
  * newest checkpoint each time, and check the output afterwards. {@code --replicas K} turns
  * replication on instead: each peer's state lives in the memory of its next K peers, and with
  * {@code --kill N} the survivors take a killed peer's share over without a restart.
+ * {@code --full-checkpoint-every N}: one checkpoint or replica copy in N holds whole state, the
+ * others only what changed since the one before (1: all whole).
  */
-public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts, int replicas) {
+public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts, int replicas, int fullEvery) {
 
-    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0, 0);
+    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0, 0, JobConfig.defaults().fullCheckpointEvery());
 
     public boolean checkpointing() {
         return checkpoints != null;
@@ -24,7 +27,7 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
     }
 
     YsbFaults withReplicas(int k) {
-        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, k);
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, k, fullEvery);
     }
 
     /** The snapshot interval in effect: as given, else 1 s. */
@@ -33,19 +36,23 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
     }
 
     YsbFaults withCheckpoints(Path dir) {
-        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts, replicas);
+        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts, replicas, fullEvery);
     }
 
     YsbFaults withInterval(long ms) {
-        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts, replicas);
+        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts, replicas, fullEvery);
     }
 
     YsbFaults withKills(int n) {
-        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3), replicas);
+        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3), replicas, fullEvery);
+    }
+
+    YsbFaults withFullEvery(int n) {
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, replicas, n);
     }
 
     YsbFaults withKillSeed(long seed) {
-        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts, replicas);
+        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts, replicas, fullEvery);
     }
 
     /** Checks how the options combine; {@code peers} is the run's peer count. */
@@ -69,7 +76,7 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
         if (kills > 0 && peers < 2) {
             throw new IllegalArgumentException("--kill needs --peers K with K >= 2: the launcher kills one of the peer JVMs");
         }
-        return checkpoints != null && maxRestarts == 0 ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3, replicas) : this;
+        return checkpoints != null && maxRestarts == 0 ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3, replicas, fullEvery) : this;
     }
 
     /** A duration like {@code 1s}, {@code 500ms} or {@code 250} (milliseconds). */

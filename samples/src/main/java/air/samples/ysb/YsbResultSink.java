@@ -94,6 +94,8 @@ public final class YsbResultSink<T> implements SinkFactory<T> {
         Rows rows = new Rows();
         return new CheckpointedSinkWriter<>() {
             private boolean restored;
+            /** The rows the last snapshot (whole or of changes) covered: the next snapshot of changes starts here. */
+            private int snapshotted;
 
             @Override
             public void write(T r) {
@@ -110,22 +112,39 @@ public final class YsbResultSink<T> implements SinkFactory<T> {
             /** The rows so far, in the row-table form of {@link YsbRows#decode}: what a restarted peer resumes with. */
             @Override
             public byte[] snapshot(long checkpointId) {
-                ByteBuffer b = ByteBuffer.allocate(4 + rows.size * YsbRows.ROW_BYTES).putInt(rows.size);
-                for (int i = 0; i < rows.size; i++) {
+                return rowsFrom(0);
+            }
+
+            /** The rows appended since the last snapshot, in the same form: rows are only ever appended. */
+            @Override
+            public byte[] snapshotChanges(long checkpointId) {
+                return rowsFrom(snapshotted);
+            }
+
+            private byte[] rowsFrom(int first) {
+                ByteBuffer b = ByteBuffer.allocate(4 + (rows.size - first) * YsbRows.ROW_BYTES).putInt(rows.size - first);
+                for (int i = first; i < rows.size; i++) {
                     b.putLong(rows.windowStart[i]).putLong(rows.campaign[i]).putLong(rows.count[i]).putLong(rows.second[i])
                      .putLong(rows.emitNanos[i]);
                 }
+                snapshotted = rows.size;
                 return b.array();
             }
 
             @Override
             public void restore(byte[] state) {
-                Rows restored = YsbRows.decode(state, -1);
-                this.restored = true;
                 rows.size = 0;
+                restoreChanges(state);
+            }
+
+            @Override
+            public void restoreChanges(byte[] changes) {
+                Rows restored = YsbRows.decode(changes, -1);
+                this.restored = true;
                 for (int i = 0; i < restored.size; i++) {
                     rows.add(restored.windowStart[i], restored.campaign[i], restored.count[i], restored.second[i], restored.emitNanos[i]);
                 }
+                snapshotted = rows.size;
             }
 
             @Override

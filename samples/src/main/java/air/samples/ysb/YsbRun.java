@@ -105,6 +105,7 @@ public final class YsbRun {
         if (args.faults().replicating()) {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());
         }
+        config = config.fullCheckpointEvery(args.faults().fullEvery());
         if (args.faults().checkpointing()) {
             config = config.checkpoints(Checkpoints.toDirectory(args.faults().checkpoints()), args.faults().intervalMs())
                     .startAfresh(args.fresh());

@@ -28,7 +28,14 @@ import org.slf4j.LoggerFactory;
  * with its last state for every later checkpoint. A checkpoint the store cannot write (an
  * {@link IOException}: a full disk, a lost mount) fails that checkpoint, not the job: a WARN names
  * it and the error, the job goes on and the next checkpoint tries again; a restart resumes from
- * the newest one every peer completed. Meters: {@code air.checkpoint.duration} (first part to
+ * the newest one every peer completed.
+ *
+ * <p>Incremental checkpoints: the coordinator decides, once per checkpoint, whether its tasklets
+ * write whole state ({@link #full}): the first checkpoint of a run, then every {@code fullEvery}-th;
+ * in between, operators that can write only what changed since the checkpoint before. A
+ * checkpoint of changes is written with its <b>base</b>, the whole one its chain starts from, and
+ * only when the checkpoint before it was written: after a failed write every checkpoint up to
+ * the next whole one is skipped (WARN), and the next one not yet begun is whole. Meters: {@code air.checkpoint.duration} (first part to
  * durable), {@code air.checkpoint.size} (bytes), {@code air.checkpoints} (written),
  * {@code air.checkpoints.failed} (writes that failed).
  */
@@ -52,15 +59,33 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final DistributionSummary size;
     private final Counter written;
     private final Counter failed;
+    private final Counter changesOnly;
     private volatile long lastWritten;
     private volatile long newestOffered;
     private volatile JobEvents events = JobEvents.NONE;
+    private final int fullEvery;
+    /** Per checkpoint begun and not yet written: whether it is whole ({@link #full}). */
+    private final Map<Long, Boolean> wholeness = new HashMap<>();
+    /** The first checkpoint not yet decided that is whole. */
+    private long nextFull;
+    /** The newest checkpoint decided. */
+    private long newestDecided;
+    /** The whole checkpoint the chain of {@link #lastWritten} starts from (the writer thread's). */
+    private long writtenBase;
 
     /**
-     * @param job the store's key of this pipeline and layout
+     * @param job       the store's key of this pipeline and layout
+     * @param fullEvery every how many checkpoints one holds whole state (1: every one; the others hold changes)
      */
     public CheckpointCoordinator(CheckpointStore store, String job, String jobName, int peer, int peers,
-                                 long restoredId, MeterRegistry registry, Consumer<Throwable> onFailure) {
+                                 long restoredId, int fullEvery, MeterRegistry registry, Consumer<Throwable> onFailure) {
+        if (fullEvery < 1) {
+            throw new IllegalArgumentException("fullEvery must be >= 1, was " + fullEvery);
+        }
+        this.fullEvery = fullEvery;
+        this.nextFull = restoredId + 1;
+        this.newestDecided = restoredId;
+        this.writtenBase = restoredId;
         this.store = store;
         this.job = job;
         this.jobName = jobName;
@@ -74,6 +99,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
         this.size = DistributionSummary.builder("air.checkpoint.size").tag("job", jobName).baseUnit("bytes").register(registry);
         this.written = Counter.builder("air.checkpoints").tag("job", jobName).description("checkpoints written by this peer")
                 .register(registry);
+        this.changesOnly = Counter.builder("air.checkpoints.changes").tag("job", jobName)
+                .description("checkpoints written holding only changes since the one before").register(registry);
         this.failed = Counter.builder("air.checkpoints.failed").tag("job", jobName)
                 .description("checkpoints this peer could not write (the job went on)").register(registry);
     }
@@ -93,6 +120,30 @@ public final class CheckpointCoordinator implements AutoCloseable {
         Set<String> all = new HashSet<>(expected);
         all.addAll(parts);
         expected = Set.copyOf(all);
+    }
+
+    /**
+     * Whether checkpoint {@code id} holds whole state rather than changes: decided when a tasklet
+     * first asks, the same for every tasklet of this peer.
+     */
+    public synchronized boolean full(long id) {
+        Boolean whole = wholeness.get(id);
+        if (whole == null) {
+            whole = id >= nextFull;
+            if (whole) {
+                nextFull = id + fullEvery;
+            }
+            newestDecided = Math.max(newestDecided, id);
+            if (id > lastWritten) {
+                wholeness.put(id, whole);
+            }
+        }
+        return whole;
+    }
+
+    /** A write failed: checkpoints of changes after it cannot be restored, so the next one not yet begun is whole. */
+    private synchronized void chainBroken() {
+        nextFull = Math.min(nextFull, newestDecided + 1);
     }
 
     /** The newest checkpoint any local tasklet has offered a part of: where a taken-over source catches up to. */
@@ -134,24 +185,39 @@ public final class CheckpointCoordinator implements AutoCloseable {
             all.putAll(parts);
             pending.remove(id);
             long started = startedNanos.remove(id);
-            writer.execute(() -> write(id, all, started));
+            Boolean whole = wholeness.remove(id);
+            boolean complete = whole == null || whole;
+            writer.execute(() -> write(id, complete, all, started));
         }
     }
 
-    private void write(long id, Map<String, byte[]> parts, long started) {
+    private void write(long id, boolean whole, Map<String, byte[]> parts, long started) {
+        if (!whole && lastWritten != id - 1) {
+            failed.increment();
+            inProgress.decrementAndGet();
+            LOG.warn("job '{}': checkpoint {} NOT written by peer {}: it holds changes since checkpoint {}, which was not written; "
+                    + "the next whole checkpoint starts a new chain", jobName, id, peer, id - 1);
+            return;
+        }
+        long base = whole ? id : writtenBase;
         try {
-            store.write(job, id, peer, peers, parts);
+            store.write(job, id, base, peer, peers, parts);
             long bytes = parts.values().stream().mapToLong(b -> b.length).sum();
             long nanos = System.nanoTime() - started;
             duration.record(nanos, TimeUnit.NANOSECONDS);
             size.record(bytes);
             written.increment();
+            if (!whole) {
+                changesOnly.increment();
+            }
+            writtenBase = base;
             lastWritten = id;
-            LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms", jobName, id, peer, parts.size(), bytes,
-                    nanos / 1_000_000);
+            LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms{}", jobName, id, peer, parts.size(), bytes,
+                    nanos / 1_000_000, whole ? "" : " (changes since checkpoint " + (id - 1) + ", chain from " + base + ")");
             events.publish(new JobEvent.CheckpointWritten(jobName, peer, JobEvents.now(), id,
                     parts.size(), bytes));
         } catch (IOException e) {
+            chainBroken();
             failed.increment();
             LOG.warn("job '{}': checkpoint {} NOT written by peer {} to {}: {}; the job goes on, the next checkpoint tries again "
                     + "(a restart resumes from checkpoint {} or another one every peer completed)", jobName, id, peer, store.describe(),

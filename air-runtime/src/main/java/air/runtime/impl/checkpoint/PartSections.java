@@ -3,20 +3,45 @@ package air.runtime.impl.checkpoint;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The layout of one tasklet's part of a checkpoint: the state of each of its stateful operators
  * under the operator's id, so that a restore finds an operator's state by id, not by its place in
- * a chain. A part is a count, then per operator its id, its descriptor ({@link OperatorId}) and its
- * state as length-prefixed bytes; a vertex's head (source or inbound edge) comes first and holds
- * whether the tasklet had finished.
+ * a chain. A part is a count, then per operator its id, its descriptor ({@link OperatorId}), its
+ * kind and its states as length-prefixed bytes; a vertex's head (source or inbound edge) comes
+ * first and holds whether the tasklet had finished.
+ *
+ * <p>Incremental checkpoints: a section is either <b>complete</b> — a full state, then the changes
+ * written after it, oldest first — or <b>changes only</b>, to be applied on top of the same
+ * section of the checkpoint before. {@link #append} folds a part onto the part before it without
+ * reading any operator's bytes, which is how a restore turns a chain of checkpoints (a full one and
+ * the changes after it) into one complete part, and how a replica keeps one complete copy from the
+ * changes it is sent.
  */
 public final class PartSections {
 
-    /** One operator's saved state: what it was ({@link OperatorId#descriptor}) and its bytes. */
-    public record Section(String descriptor, byte[] state) { }
+    private static final byte COMPLETE = 0;
+    private static final byte CHANGES = 1;
+
+    /**
+     * One operator's saved state: what it was ({@link OperatorId#descriptor}), whether
+     * {@code states} begins with a full state ({@code complete}) and the states, oldest first:
+     * when complete the full one, then the changes written after it.
+     */
+    public record Section(String descriptor, boolean complete, List<byte[]> states) {
+
+        /** The full state (complete sections only). */
+        public byte[] state() {
+            if (!complete) {
+                throw new IllegalStateException("a section of changes only has no full state");
+            }
+            return states.get(0);
+        }
+    }
 
     private final WireOut out = new WireOut(256);
     private final int count;
@@ -28,10 +53,20 @@ public final class PartSections {
         out.putInt(count);
     }
 
-    /** Adds operator {@code id}'s state, as written into {@code state}. */
+    /** Adds operator {@code id}'s full state, as written into {@code state}. */
     public PartSections add(OperatorId id, WireOut state) {
+        return add(id, COMPLETE, state);
+    }
+
+    /** Adds what operator {@code id} changed since its previous snapshot, as written into {@code changes}. */
+    public PartSections addChanges(OperatorId id, WireOut changes) {
+        return add(id, CHANGES, changes);
+    }
+
+    private PartSections add(OperatorId id, byte kind, WireOut state) {
         ByteBuffer b = state.buffer();
-        out.putString(id.id()).putString(id.descriptor()).putBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        out.putString(id.id()).putString(id.descriptor()).putByte(kind).putInt(1)
+                .putBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
         added++;
         return this;
     }
@@ -44,7 +79,7 @@ public final class PartSections {
         return out;
     }
 
-    /** The sections of a part that {@link #done} wrote, by operator id. */
+    /** The sections of a part that {@link #done} (or {@link #append}) wrote, by operator id. */
     public static Map<String, Section> read(byte[] part) {
         WireIn in = new WireIn(ByteBuffer.wrap(part), -1);
         int count = in.getCount(12);
@@ -52,8 +87,69 @@ public final class PartSections {
         for (int i = 0; i < count; i++) {
             String id = in.getString();
             String descriptor = in.getString();
-            sections.put(id, new Section(descriptor, in.getBytes()));
+            int kind = in.getByte();
+            if (kind != COMPLETE && kind != CHANGES) {
+                throw in.malformed("section " + id + " of unknown kind " + kind);
+            }
+            int states = in.getCount(4);
+            if (states == 0) {
+                throw in.malformed("section " + id + " holds no state");
+            }
+            List<byte[]> list = new ArrayList<>(states);
+            for (int s = 0; s < states; s++) {
+                list.add(in.getBytes());
+            }
+            sections.put(id, new Section(descriptor, kind == COMPLETE, List.copyOf(list)));
+        }
+        if (in.remaining() != 0) {
+            throw in.malformed(in.remaining() + " stray bytes after the last section");
         }
         return sections;
+    }
+
+    /** Whether every section of {@code part} is complete: it needs no part before it. */
+    public static boolean complete(byte[] part) {
+        return read(part).values().stream().allMatch(Section::complete);
+    }
+
+    /**
+     * {@code newer} folded onto {@code older}, the same tasklet's part of the checkpoint before it:
+     * a complete section of {@code newer} replaces the older one; a section of changes is added to
+     * the older one's states (and stays changes only when the older one is, or is missing). Sections
+     * only {@code older} has are dropped: the operator no longer writes state.
+     */
+    public static byte[] append(byte[] older, byte[] newer) {
+        Map<String, Section> before = read(older);
+        Map<String, Section> after = read(newer);
+        Map<String, Section> folded = new LinkedHashMap<>();
+        for (Map.Entry<String, Section> e : after.entrySet()) {
+            Section now = e.getValue();
+            Section was = before.get(e.getKey());
+            if (now.complete() || was == null || !was.descriptor().equals(now.descriptor())) {
+                folded.put(e.getKey(), now);
+            } else {
+                List<byte[]> states = new ArrayList<>(was.states());
+                states.addAll(now.states());
+                folded.put(e.getKey(), new Section(now.descriptor(), was.complete(), List.copyOf(states)));
+            }
+        }
+        return write(folded);
+    }
+
+    /** A part of {@code sections} as {@link #read} reads it. */
+    static byte[] write(Map<String, Section> sections) {
+        WireOut w = new WireOut(256);
+        w.putInt(sections.size());
+        for (Map.Entry<String, Section> e : sections.entrySet()) {
+            Section s = e.getValue();
+            w.putString(e.getKey()).putString(s.descriptor()).putByte(s.complete() ? COMPLETE : CHANGES).putInt(s.states().size());
+            for (byte[] state : s.states()) {
+                w.putBytes(state);
+            }
+        }
+        ByteBuffer b = w.buffer();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return bytes;
     }
 }

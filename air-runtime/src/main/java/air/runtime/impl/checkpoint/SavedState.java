@@ -2,8 +2,10 @@ package air.runtime.impl.checkpoint;
 
 import air.wire.WireIn;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -24,10 +26,28 @@ public final class SavedState {
         this.onePart = onePart;
     }
 
-    /** This peer's parts of a checkpoint ({@link PartNames}: {@code v<vertex>/<global instance>}). */
+    /** This peer's parts of a checkpoint ({@link PartNames}: {@code v<vertex>/<global instance>}), each complete. */
     public static SavedState of(Map<String, byte[]> parts) {
+        return of(List.of(parts));
+    }
+
+    /**
+     * This peer's parts of a chain of checkpoints, oldest first (a full checkpoint, then those that
+     * hold only changes since the one before): each part folded onto its predecessors
+     * ({@link PartSections#append}). A part of the newest checkpoint is what the tasklet resumes.
+     */
+    public static SavedState of(List<Map<String, byte[]>> chain) {
+        Map<String, byte[]> folded = new LinkedHashMap<>();
+        for (Map<String, byte[]> parts : chain) {
+            Map<String, byte[]> next = new LinkedHashMap<>();
+            for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+                byte[] before = folded.get(part.getKey());
+                next.put(part.getKey(), before == null ? part.getValue() : append(part.getKey(), before, part.getValue()));
+            }
+            folded = next;
+        }
         Map<String, PartSections.Section> all = new LinkedHashMap<>();
-        for (Map.Entry<String, byte[]> part : parts.entrySet()) {
+        for (Map.Entry<String, byte[]> part : folded.entrySet()) {
             int instance = PartNames.instanceOf(part.getKey());
             for (Map.Entry<String, PartSections.Section> s : read(part.getKey(), part.getValue()).entrySet()) {
                 all.put(s.getKey() + "@" + instance, s.getValue());
@@ -39,6 +59,14 @@ public final class SavedState {
     /** One tasklet's part, for a restore of the same plan (a replica taking over a block): found by id alone. */
     public static SavedState ofPart(String part, byte[] bytes) {
         return new SavedState(read(part, bytes), true);
+    }
+
+    private static byte[] append(String part, byte[] older, byte[] newer) {
+        try {
+            return PartSections.append(older, newer);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("checkpoint part " + part + " cannot be read as operator states (" + e.getMessage() + ")", e);
+        }
     }
 
     private static Map<String, PartSections.Section> read(String part, byte[] bytes) {
@@ -69,10 +97,32 @@ public final class SavedState {
         return new SavedState(kept, onePart);
     }
 
-    /** Operator {@code id}'s state at global instance {@code instance}, or null when there is none to restore. */
+    /** Operator {@code id}'s full state at global instance {@code instance}, or null when there is none to restore. */
     public WireIn state(String id, int instance) {
+        List<WireIn> states = states(id, instance);
+        return states == null ? null : states.get(0);
+    }
+
+    /**
+     * Operator {@code id}'s states at global instance {@code instance}: the full state, then the
+     * changes written after it, oldest first; null when there is none to restore.
+     *
+     * @throws IllegalStateException when only changes were saved, without the full state they apply to
+     */
+    public List<WireIn> states(String id, int instance) {
         PartSections.Section s = sections.get(onePart ? id : id + "@" + instance);
-        return s == null ? null : new WireIn(ByteBuffer.wrap(s.state()), -1);
+        if (s == null) {
+            return null;
+        }
+        if (!s.complete()) {
+            throw new IllegalStateException("operator " + id + (onePart ? "" : " instance " + instance) + ": the checkpoint holds only "
+                    + "changes of its state, not the full state they apply to (a checkpoint of the chain is missing)");
+        }
+        List<WireIn> out = new ArrayList<>(s.states().size());
+        for (byte[] state : s.states()) {
+            out.add(new WireIn(ByteBuffer.wrap(state), -1));
+        }
+        return out;
     }
 
     private String idOf(String key) {

@@ -5,6 +5,7 @@ import air.runtime.impl.checkpoint.SavedState;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * A tasklet's link to this peer's checkpoints: when the next barrier is due, which checkpoint
@@ -21,6 +22,8 @@ public final class Checkpointing {
     private final SavedState saved;
     private final int instance;
     private final Runnable onRestored;
+    /** The checkpoint this tasklet last captured a part of (its thread only); -1: none since it started. */
+    private long lastCaptured = -1;
 
     /** A tasklet restored from its own part {@code restoredPart} of the same plan (null: a fresh start), as a takeover does. */
     public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, byte[] restoredPart, Runnable onRestored) {
@@ -64,6 +67,24 @@ public final class Checkpointing {
     /** The saved state of this tasklet's operator {@code id}, or null when it starts empty. */
     WireIn restoredState(String id) {
         return saved == null ? null : saved.state(id, instance);
+    }
+
+    /** The saved states of operator {@code id}: its full state, then the changes after it; null when it starts empty. */
+    List<WireIn> restoredStates(String id) {
+        return saved == null ? null : saved.states(id, instance);
+    }
+
+    /**
+     * Whether this tasklet's part of checkpoint {@code id} holds every operator's whole state
+     * rather than what changed since its previous part: the peer's coordinator decides per
+     * checkpoint (the first after a start, then every so many), and a tasklet whose previous part
+     * was not of checkpoint {@code id - 1} (restored, or taken over) writes a whole one too.
+     */
+    boolean full(long id) {
+        boolean decided = coordinator.full(id); // asked first, always: the peer's count of checkpoints goes on
+        boolean full = decided || lastCaptured != id - 1;
+        lastCaptured = id;
+        return full;
     }
 
     /**

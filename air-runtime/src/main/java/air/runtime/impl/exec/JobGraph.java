@@ -244,7 +244,7 @@ public final class JobGraph {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(pw.edge());
                 Inbox[] destinations = inboxes.get(edge.to());
-                KeyedFrameFactory<?> frames = ops.frameFactory(v.id(), position, pw.info(), pw.aggregation());
+                KeyedFrameFactory<?> frames = ops.windowFrameFactory(v.id(), position, pw.info(), pw.aggregation());
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null : openLateRecords(pw, v, instance);
                 if (late != null) {
                     requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());

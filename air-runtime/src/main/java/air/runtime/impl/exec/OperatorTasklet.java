@@ -5,6 +5,7 @@ import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.List;
 
 /**
  * Runs one instance of an operator behind an inbound edge: takes items from its inbox and hands
@@ -66,21 +67,35 @@ final class OperatorTasklet extends Tasklet {
         if (!checkpoints.resuming()) {
             return false;
         }
-        WireIn in = state.headState(checkpoints);
+        List<WireIn> states = state.headStates(checkpoints);
         boolean finished = false;
-        if (in != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
+        if (states != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
+            WireIn in = states.get(0);
             finished = in.getByte() == 1;
             edge.restoreFrom(in);
+            for (WireIn changes : states.subList(1, states.size())) {
+                finished = changes.getByte() == 1;
+                edge.restoreChanges(changes);
+            }
         }
         return state.restoreChain(finished, checkpoints, () -> capture(true, 0));
     }
 
-    /** The part: whether this instance finished, its edge and operator as the head's state, then the chain's operators. */
+    /**
+     * The part: whether this instance finished, its edge and operator as the head's state (or, in
+     * an incremental checkpoint, what the operator changed since), then the chain's operators.
+     */
     private WireOut capture(boolean finished, long id) {
+        boolean full = finished || checkpoints.full(id);
         WireOut head = new WireOut(256);
         head.putByte(finished ? 1 : 0);
-        edge.snapshotTo(head, id);
-        return state.capture(head, id);
+        boolean changes = !full && edge.snapshotChangesTo(head, id);
+        if (!changes) {
+            head = new WireOut(256);
+            head.putByte(finished ? 1 : 0);
+            edge.snapshotTo(head, id);
+        }
+        return state.capture(head, changes, id, full);
     }
 
     /** What this instance waits for, published by its edge; safe to read from any thread. */

@@ -95,7 +95,7 @@ public final class Recovery {
                 restored = store.newestComplete(key, self, peers);
                 store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
                 if (restored.isPresent()) {
-                    SavedState all = SavedState.of(restored.get().parts());
+                    SavedState all = SavedState.of(restored.get().chain());
                     String where = "job '" + config.name() + "': checkpoint " + restored.get().id() + " in " + store.describe();
                     match = StateMatch.of(ids.stateful(), all.descriptors(), where);
                     if (match.nothingMatches()) {
@@ -151,9 +151,10 @@ public final class Recovery {
      * dataflow's operators (joins, exchanges); 5: keys from the plan's structure (no call sites)
      * and a hash of the raw job name, so that no two job names share a key prefix; 6: each
      * operator's state under its stable id ({@link air.runtime.impl.checkpoint.PartSections}), and
-     * a key of the job name and layout only: the pipeline is matched operator by operator.
+     * a key of the job name and layout only: the pipeline is matched operator by operator; 7: a
+     * section holds whole state or changes since the checkpoint before (incremental checkpoints).
      */
-    static final int CHECKPOINT_FORMAT = 6;
+    static final int CHECKPOINT_FORMAT = 7;
 
     /**
      * The checkpoint key: the job's name, the checkpoint format and what a restore cannot change
@@ -194,7 +195,9 @@ public final class Recovery {
     }
 
     CheckpointCoordinator coordinator(Consumer<Throwable> onFailure) {
-        return new CheckpointCoordinator(config.checkpointStore(), key, config.name(), self, peers, restoredId, registry, onFailure);
+        CheckpointStore store = config.checkpointStore();
+        return new CheckpointCoordinator(store, key, config.name(), self, peers, restoredId,
+                store.keepsChains() ? config.fullCheckpointEvery() : 1, registry, onFailure);
     }
 
     /**

@@ -122,7 +122,7 @@ final class SourceTasklet<T> extends Tasklet {
     private WireOut capture(boolean finished, long id) {
         WireOut head = new WireOut(16);
         head.putByte(finished ? 1 : 0).putLong(reader.position());
-        return state.capture(head, id);
+        return state.capture(head, false, id, finished || checkpoints.full(id));
     }
 
     @Override

@@ -37,13 +37,27 @@ final class TaskletState {
         return part;
     }
 
-    /** The tasklet's part: {@code headState} (what the tasklet wrote of its head) under the head's id, then each operator's. */
-    WireOut capture(WireOut headState, long id) {
-        PartSections sections = new PartSections(1 + ops.size()).add(head, headState);
+    /**
+     * The tasklet's part: {@code headState} (what the tasklet wrote of its head) under the head's
+     * id, then each operator's: its whole state when {@code full}, else what it changed since its
+     * previous snapshot where it can tell (incremental checkpoints). {@code headChanges}: the head
+     * wrote what changed since its previous snapshot, not its whole state.
+     */
+    WireOut capture(WireOut headState, boolean headChanges, long id, boolean full) {
+        PartSections sections = new PartSections(1 + ops.size());
+        if (headChanges) {
+            sections.addChanges(head, headState);
+        } else {
+            sections.add(head, headState);
+        }
         for (Op o : ops) {
             WireOut state = new WireOut(64);
-            o.op().snapshotTo(state, id);
-            sections.add(o.id(), state);
+            if (!full && o.op().snapshotChangesTo(state, id)) {
+                sections.addChanges(o.id(), state);
+            } else {
+                o.op().snapshotTo(state, id);
+                sections.add(o.id(), state);
+            }
         }
         return sections.done();
     }
@@ -51,6 +65,11 @@ final class TaskletState {
     /** The head's saved state in a resumed run, or null when the head starts empty. */
     WireIn headState(Checkpointing checkpoints) {
         return checkpoints.restoredState(head.id());
+    }
+
+    /** The head's saved states in a resumed run (whole, then the changes after it), or null when the head starts empty. */
+    List<WireIn> headStates(Checkpointing checkpoints) {
+        return checkpoints.restoredStates(head.id());
     }
 
     /**
@@ -62,9 +81,12 @@ final class TaskletState {
      */
     boolean restoreChain(boolean finished, Checkpointing checkpoints, Supplier<WireOut> finalState) {
         for (Op o : ops) {
-            WireIn in = checkpoints.restoredState(o.id().id());
-            if (in != null) {
-                o.op().restoreFrom(in);
+            List<WireIn> states = checkpoints.restoredStates(o.id().id());
+            if (states != null) {
+                o.op().restoreFrom(states.get(0));
+                for (WireIn changes : states.subList(1, states.size())) {
+                    o.op().restoreChanges(changes);
+                }
             }
         }
         tail.restoredAt(checkpoints.restoredId());

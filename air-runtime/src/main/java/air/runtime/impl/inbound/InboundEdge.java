@@ -9,6 +9,7 @@ import air.runtime.impl.progress.Completion;
 import air.runtime.operator.Operator;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.nio.ByteBuffer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -205,6 +206,39 @@ public final class InboundEdge implements Completion.Listener {
         out.putLong(forwardedWatermark);
         completion.snapshotTo(out);
         operator.snapshotTo(out, checkpointId);
+    }
+
+    /**
+     * Incremental checkpoints: the edge's state (small: always whole), then what its operator
+     * changed since its previous snapshot; writes nothing and returns false when the operator
+     * writes only whole snapshots.
+     */
+    public boolean snapshotChangesTo(WireOut out, long checkpointId) {
+        WireOut changes = new WireOut(256);
+        if (!operator.snapshotChangesTo(changes, checkpointId)) {
+            return false;
+        }
+        ends.snapshotTo(out);
+        if (repeats != null) {
+            repeats.snapshotTo(out);
+        }
+        out.putLong(forwardedWatermark);
+        completion.snapshotTo(out);
+        ByteBuffer b = changes.buffer();
+        out.putBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        return true;
+    }
+
+    /** Applies what {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before. */
+    public void restoreChanges(WireIn in) {
+        ends.restoreFrom(in);
+        if (repeats != null) {
+            repeats.restoreFrom(in);
+        }
+        forwardedWatermark = in.getLong();
+        completion.restoreFrom(in);
+        operator.restoreChanges(new WireIn(ByteBuffer.wrap(in.getBytes()), -1));
+        publishProgress();
     }
 
     public void restoreFrom(WireIn in) {

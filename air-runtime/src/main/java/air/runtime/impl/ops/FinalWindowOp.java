@@ -88,4 +88,21 @@ public final class FinalWindowOp<T> implements Operator, Counted, WindowStats, W
         results = in.getLong();
         frames.restoreFrom(in);
     }
+
+    @Override
+    public boolean snapshotChangesTo(WireOut out, long checkpointId) {
+        if (!frames.writesChanges()) {
+            return false;
+        }
+        out.putLong(received).putLong(results);
+        frames.snapshotChangesTo(out);
+        return true;
+    }
+
+    @Override
+    public void restoreChanges(WireIn in) {
+        received = in.getLong();
+        results = in.getLong();
+        frames.restoreChanges(in);
+    }
 }

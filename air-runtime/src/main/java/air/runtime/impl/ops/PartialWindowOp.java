@@ -213,12 +213,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void snapshotTo(WireOut o, long checkpointId) {
-        partialsSent += updates.flush(this); // ahead of the barrier that follows: they belong to this checkpoint
-        o.putLong(watermark).putLong(received).putLong(late).putLong(partialsSent);
-        release.snapshotTo(o);
-        if (lateRecords != null) {
-            o.putBytes(GuardedWriter.checkpointed(lateRecords).snapshot(checkpointId));
-        }
+        writeCounters(o, checkpointId);
         long[] starts = open.keySet().toSortedArray();
         o.putInt(starts.length);
         for (long start : starts) {
@@ -227,8 +222,68 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         updates.snapshotTo(o);
     }
 
+    /**
+     * Incremental checkpoints (frames in two layers only): the counters and progress as in a whole
+     * snapshot, then per open frame the keys touched since the last snapshot; a frame shipped
+     * since is simply not listed.
+     */
+    @Override
+    public boolean snapshotChangesTo(WireOut o, long checkpointId) {
+        if (!frames.layered()) {
+            return false;
+        }
+        writeCounters(o, checkpointId);
+        long[] starts = open.keySet().toSortedArray();
+        o.putInt(starts.length);
+        for (long start : starts) {
+            open.get(start).writeChanges(o, start, codec);
+        }
+        updates.snapshotTo(o);
+        return true;
+    }
+
+    private void writeCounters(WireOut o, long checkpointId) {
+        partialsSent += updates.flush(this); // ahead of the barrier that follows: they belong to this checkpoint
+        o.putLong(watermark).putLong(received).putLong(late).putLong(partialsSent);
+        release.snapshotTo(o);
+        if (lateRecords != null) {
+            o.putBytes(GuardedWriter.checkpointed(lateRecords).snapshot(checkpointId));
+        }
+    }
+
     @Override
     public void restoreFrom(WireIn in) {
+        readCounters(in);
+        open.clear();
+        for (int n = in.getCount(1); n > 0; n--) {
+            FramePartial p = FrameSnapshots.read(in, codec);
+            KeyedFrame<T> frame = frames.create();
+            frame.merge(p);
+            open.put(p.frameStart, frame);
+        }
+        updates.restoreFrom(in);
+    }
+
+    /** The frames listed stay open with the changes merged in; the others were shipped before that checkpoint. */
+    @Override
+    public void restoreChanges(WireIn in) {
+        readCounters(in);
+        LongObjectHashMap<KeyedFrame<T>> live = new LongObjectHashMap<>();
+        for (int n = in.getCount(1); n > 0; n--) {
+            FramePartial p = FrameSnapshots.read(in, codec);
+            KeyedFrame<T> frame = open.get(p.frameStart);
+            if (frame == null) {
+                frame = frames.create();
+            }
+            frame.merge(p);
+            live.put(p.frameStart, frame);
+        }
+        open.clear();
+        open.putAll(live);
+        updates.restoreFrom(in);
+    }
+
+    private void readCounters(WireIn in) {
         watermark = in.getLong();
         received = in.getLong();
         late = in.getLong();
@@ -237,16 +292,8 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         if (lateRecords != null) {
             GuardedWriter.checkpointed(lateRecords).restore(in.getBytes());
         }
-        open.clear();
         current = null;
         currentStart = Long.MAX_VALUE;
         currentEnd = Long.MIN_VALUE;
-        for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
-            KeyedFrame<T> frame = frames.create();
-            frame.merge(p);
-            open.put(p.frameStart, frame);
-        }
-        updates.restoreFrom(in);
     }
 }

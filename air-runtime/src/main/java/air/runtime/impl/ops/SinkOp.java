@@ -86,6 +86,32 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
     }
 
     @Override
+    public boolean snapshotChangesTo(WireOut out, long checkpointId) {
+        byte[] changes;
+        try {
+            changes = GuardedWriter.checkpointed(writer).snapshotChanges(checkpointId);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to snapshot its changes for checkpoint " + checkpointId, e);
+        }
+        if (changes == null) {
+            return false;
+        }
+        out.putLong(received).putBytes(changes);
+        return true;
+    }
+
+    @Override
+    public void restoreChanges(WireIn in) {
+        received = in.getLong();
+        byte[] changes = in.getBytes();
+        try {
+            GuardedWriter.checkpointed(writer).restoreChanges(changes);
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to restore its checkpointed changes", e);
+        }
+    }
+
+    @Override
     public void restoreFrom(WireIn in) {
         received = in.getLong();
         byte[] state = in.getBytes();

@@ -6,11 +6,28 @@ import air.wire.WireOut;
 /**
  * An operator with state that a checkpoint captures. Both calls happen on the operator's own
  * tasklet thread between batches, so they see a quiet operator. An operator with window frames
- * holds the codec of their keys and accumulators itself.
+ * holds the codec of their keys and accumulators itself. An operator with large state can also
+ * write only what changed since its previous snapshot (incremental checkpoints); a restore then
+ * gets the last full state and every change after it, in order.
  */
 public interface Snapshotting {
 
+    /** Writes the operator's whole state; what changed since is what the next {@link #snapshotChangesTo} writes. */
     void snapshotTo(WireOut out, long checkpointId);
 
     void restoreFrom(WireIn in);
+
+    /**
+     * Incremental checkpoints: writes only what changed since this operator's previous snapshot
+     * (full or not) and returns true; an operator that can only write its whole state writes
+     * nothing and returns false (the default), and {@link #snapshotTo} is called instead.
+     */
+    default boolean snapshotChangesTo(WireOut out, long checkpointId) {
+        return false;
+    }
+
+    /** Applies changes {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before them, in order. */
+    default void restoreChanges(WireIn in) {
+        throw new IllegalStateException(getClass().getSimpleName() + " writes full snapshots only; it has no changes to restore");
+    }
 }

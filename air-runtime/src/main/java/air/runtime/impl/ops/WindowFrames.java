@@ -5,8 +5,10 @@ import air.runtime.impl.routing.WindowRouter;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -133,5 +135,30 @@ public final class WindowFrames<T> {
         for (int n = in.getCount(1); n > 0; n--) {
             merge(FrameSnapshots.read(in, codec));
         }
+    }
+
+    /** Whether {@link #snapshotChangesTo} can write changes: the frames are in two layers. */
+    public boolean writesChanges() {
+        return frames.layered();
+    }
+
+    /** Incremental checkpoints: as {@link #snapshotTo}, but per open frame only the keys merged into since the last snapshot. */
+    public void snapshotChangesTo(WireOut out) {
+        out.putLong(lastEmittedEnd).putInt(open.size());
+        for (Map.Entry<Long, KeyedFrame<T>> e : open.entrySet()) {
+            e.getValue().writeChanges(out, e.getKey(), codec);
+        }
+    }
+
+    /** Applies what {@link #snapshotChangesTo} wrote: the frames listed stay open with the changes merged in, the others are gone. */
+    public void restoreChanges(WireIn in) {
+        lastEmittedEnd = in.getLong();
+        Set<Long> live = new HashSet<>();
+        for (int n = in.getCount(1); n > 0; n--) {
+            FramePartial p = FrameSnapshots.read(in, codec);
+            live.add(p.frameStart());
+            merge(p);
+        }
+        open.keySet().retainAll(live);
     }
 }

@@ -37,7 +37,7 @@ class SourceCheckpointBacklogTest {
     @Test
     void when_another_source_has_begun_two_checkpoints_then_a_lagging_source_takes_them_instead_of_waiting_for_the_backlog() {
         FaultToleranceTest.MemoryStore store = new FaultToleranceTest.MemoryStore();
-        CheckpointCoordinator coordinator = new CheckpointCoordinator(store, "job", "job", 0, 1, 0, new SimpleMeterRegistry(),
+        CheckpointCoordinator coordinator = new CheckpointCoordinator(store, "job", "job", 0, 1, 0, 1, new SimpleMeterRegistry(),
                 e -> { throw new AssertionError(e); });
         coordinator.expect(Set.of("ahead", "behind"));
         coordinator.offer(1, "ahead", new byte[1]);

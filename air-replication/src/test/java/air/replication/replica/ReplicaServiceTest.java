@@ -1,0 +1,287 @@
+package air.replication.replica;
+
+import static air.replication.replica.FoldingTest.changes;
+import static air.replication.replica.FoldingTest.states;
+import static air.replication.replica.FoldingTest.whole;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.channels.Channels;
+import air.channels.Frame;
+import air.channels.InJvmTransports;
+import air.channels.MeshAuth;
+import air.channels.Transport;
+import air.runtime.impl.checkpoint.SavedState;
+import air.runtime.impl.cluster.ClusterSession;
+import air.wire.WireIn;
+import air.wire.WireOut;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Replicas receive changes: three peers in one JVM, each with a cluster session over in-JVM
+ * transports. Peers 0 and 1 run a {@link ReplicaService}; peer 2 is played by hand (it reads and
+ * writes the replica channel itself), so that a test sees which kind of PUT went where and can
+ * miss a checkpoint, ask for the whole copy or send garbage.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReplicaServiceTest {
+
+    private static final long JOB = 7;
+    private static final String KEY = "job";
+    /** Peer 0's part (block 0 with one worker), and peer 2's. */
+    private static final String PART0 = "v0/0", PART2 = "v0/2";
+
+    private final List<ClusterSession> sessions = new ArrayList<>();
+    private final List<ReplicaService> services = new ArrayList<>();
+    private final CompletableFuture<Throwable> failed1 = new CompletableFuture<>();
+    private ExecutorService writer;
+
+    @BeforeEach
+    void cluster() throws Exception {
+        List<Transport> network = InJvmTransports.network(3);
+        ExecutorService meet = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<ClusterSession>> joining = new ArrayList<>();
+            for (Transport t : network) {
+                joining.add(meet.submit(() -> new ClusterSession(t, 50, 10_000, 20_000, null,
+                        InetAddress.getLoopbackAddress().getHostAddress(), MeshAuth.NONE)));
+            }
+            for (Future<ClusterSession> s : joining) {
+                sessions.add(s.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            meet.shutdownNow();
+        }
+        writer = Executors.newSingleThreadExecutor();
+    }
+
+    @AfterEach
+    void close() {
+        writer.shutdownNow();
+        services.forEach(ReplicaService::close);
+        sessions.forEach(ClusterSession::close);
+    }
+
+    /** Peer 0's service, replicating to its next {@code replicas} peers (1, then 2), waiting {@code ackTimeoutMs} for acknowledgements. */
+    private ReplicaService sender(int replicas, long ackTimeoutMs) {
+        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, e -> { }, ackTimeoutMs);
+        services.add(s);
+        return s;
+    }
+
+    /** Peer 1's service: it only holds copies (three, as with two replicas). */
+    private ReplicaService receiver() {
+        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, failed1::complete);
+        services.add(s);
+        return s;
+    }
+
+    /** Checkpoint {@code id} written by {@code sender} on a thread of its own: it returns once its targets acknowledged it. */
+    private Future<Void> write(ReplicaService sender, long id, long base, Map<String, byte[]> parts) {
+        return writer.submit(() -> {
+            sender.write(KEY, id, base, 0, 3, parts);
+            return null;
+        });
+    }
+
+    /** A PUT as peer 2 reads it. */
+    record Put(int from, long id, int mode, Map<String, byte[]> parts) {
+    }
+
+    /** An ACK as peer 2 reads it. */
+    record Ack(int from, long id, int status) {
+    }
+
+    /** The next message of {@code kind} to peer 2 (REPLICATED notes are skipped). */
+    private WireIn next(int kind) throws InterruptedException {
+        while (true) {
+            Frame f = sessions.get(2).transport().receive(Channels.REPLICA, Duration.ofSeconds(20));
+            assertThat(f).as("a replica message to peer 2").isNotNull();
+            WireIn in = new WireIn(f.payload(), f.peer());
+            int k = in.getByte();
+            assertThat(in.getLong()).isEqualTo(JOB);
+            in.getLong(); // the sender's view
+            if (k == kind) {
+                return in;
+            }
+            assertThat(k).as("a message to peer 2 other than a PUT or ACK").isEqualTo(ReplicaService.REPLICATED);
+        }
+    }
+
+    private Put nextPut() throws InterruptedException {
+        WireIn in = next(ReplicaService.PUT);
+        long id = in.getLong();
+        int mode = in.getByte();
+        for (int n = in.getInt(); n > 0; n--) {
+            in.getInt();
+        }
+        Map<String, byte[]> parts = new HashMap<>();
+        for (int n = in.getInt(); n > 0; n--) {
+            parts.put(in.getString(), in.getBytes());
+        }
+        return new Put(in.peer(), id, mode, parts);
+    }
+
+    private Ack nextAck() throws InterruptedException {
+        WireIn in = next(ReplicaService.ACK);
+        return new Ack(in.peer(), in.getLong(), in.getByte());
+    }
+
+    /** Peer 2 answers peer 0's PUT of checkpoint {@code id}. */
+    private void ack(long id, int status) {
+        WireOut out = new WireOut(32);
+        out.putByte(ReplicaService.ACK).putLong(JOB).putLong(sessions.get(2).view().epoch()).putLong(id).putByte(status);
+        sessions.get(2).transport().send(0, Channels.REPLICA, out.buffer());
+    }
+
+    /** Peer 2 sends peer 1 its part of checkpoint {@code id} (block 2): whole or changes. */
+    private void put(long id, int mode, byte[] part) {
+        WireOut out = new WireOut(64 + part.length);
+        out.putByte(ReplicaService.PUT).putLong(JOB).putLong(sessions.get(2).view().epoch()).putLong(id).putByte(mode)
+                .putInt(1).putInt(2).putInt(1).putString(PART2).putBytes(part);
+        sessions.get(2).transport().send(1, Channels.REPLICA, out.buffer());
+    }
+
+    @Test
+    void whole_then_changes_go_as_changes_and_every_replica_holds_the_fold() throws Exception {
+        ReplicaService peer1 = receiver();
+        ReplicaService peer0 = sender(2, 20_000);
+        assertThat(peer0.keepsChains()).isTrue();
+        long[] values = {0, 10, 1, 3};
+        for (long id = 1; id <= 3; id++) {
+            Future<Void> written = write(peer0, id, 1, Map.of(PART0, id == 1 ? whole(values[1]) : changes(values[(int) id])));
+            Put put = nextPut();
+            assertThat(put.id()).isEqualTo(id);
+            assertThat(put.mode()).as("checkpoint %d", id).isEqualTo(id == 1 ? ReplicaService.WHOLE : ReplicaService.CHANGES);
+            ack(id, ReplicaService.HELD);
+            written.get(20, TimeUnit.SECONDS);
+        }
+
+        ReplicaService.Held three = peer1.newestCovering(0);
+        assertThat(three.id()).isEqualTo(3);
+        assertThat(three.from()).isZero();
+        assertThat(states(three.parts().get(PART0))).as("the whole state, then the changes of 2 and 3").isEqualTo("complete 10 1 3");
+        assertThat(SavedState.ofPart(PART0, three.parts().get(PART0)).states(FoldingTest.OP.id(), 0))
+                .extracting(WireIn::getLong).containsExactly(10L, 1L, 3L);
+        assertThat(peer1.idsCovering(0)).containsExactly(1L, 2L, 3L);
+        assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("an older copy stays as it was").isEqualTo("complete 10 1");
+        assertThat(states(peer1.copyAt(0, 1).parts().get(PART0))).isEqualTo("complete 10");
+        assertThat(peer0.replicatedCut(0)).isEqualTo(3);
+        assertThat(failed1).isNotDone();
+
+        Future<Void> whole = write(peer0, 4, 4, Map.of(PART0, whole(50)));
+        assertThat(nextPut().mode()).as("a whole checkpoint starts a new chain").isEqualTo(ReplicaService.WHOLE);
+        ack(4, ReplicaService.HELD);
+        whole.get(20, TimeUnit.SECONDS);
+        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 50");
+    }
+
+    @Test
+    void a_target_that_missed_the_checkpoint_before_gets_the_whole_folded_copy_and_then_changes_again() throws Exception {
+        ReplicaService peer1 = receiver();
+        ReplicaService peer0 = sender(2, 3_000);
+        Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
+        nextPut();
+        ack(1, ReplicaService.HELD);
+        one.get(20, TimeUnit.SECONDS);
+
+        Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1)));
+        assertThat(nextPut().mode()).isEqualTo(ReplicaService.CHANGES);
+        // peer 2 never acknowledges checkpoint 2: it fails on peer 0 (the coordinator would make the next one whole)
+        assertThatThrownBy(() -> two.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IOException.class).hasMessageContaining("did not acknowledge checkpoint 2");
+
+        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changes(3)));
+        Put put = nextPut();
+        assertThat(put.id()).isEqualTo(3);
+        assertThat(put.mode()).as("peer 2 does not hold checkpoint 2").isEqualTo(ReplicaService.WHOLE);
+        ack(3, ReplicaService.HELD);
+        three.get(20, TimeUnit.SECONDS);
+        assertThat(states(put.parts().get(PART0))).isEqualTo("complete 10 1 3");
+        assertThat(peer1.newestCovering(0).parts().get(PART0)).as("peer 1 folded the changes to the same copy")
+                .isEqualTo(put.parts().get(PART0));
+
+        Future<Void> four = write(peer0, 4, 1, Map.of(PART0, changes(4)));
+        assertThat(nextPut().mode()).as("peer 2 acknowledged checkpoint 3").isEqualTo(ReplicaService.CHANGES);
+        ack(4, ReplicaService.HELD);
+        four.get(20, TimeUnit.SECONDS);
+        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 10 1 3 4");
+    }
+
+    @Test
+    void a_target_that_answers_send_whole_gets_the_whole_folded_copy_within_the_same_write() throws Exception {
+        receiver();
+        ReplicaService peer0 = sender(2, 20_000);
+        Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
+        nextPut();
+        ack(1, ReplicaService.HELD);
+        one.get(20, TimeUnit.SECONDS);
+
+        Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1)));
+        assertThat(nextPut().mode()).isEqualTo(ReplicaService.CHANGES);
+        ack(2, ReplicaService.SEND_WHOLE);
+        Put again = nextPut();
+        assertThat(again.id()).isEqualTo(2);
+        assertThat(again.mode()).isEqualTo(ReplicaService.WHOLE);
+        assertThat(states(again.parts().get(PART0))).isEqualTo("complete 10 1");
+        assertThat(two).as("not acknowledged yet").isNotDone();
+        ack(2, ReplicaService.HELD);
+        two.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void a_replica_without_the_checkpoint_before_asks_for_the_whole_copy_and_then_holds_it() throws Exception {
+        ReplicaService peer1 = receiver();
+        put(2, ReplicaService.CHANGES, changes(1));
+        assertThat(nextAck()).as("changes before any copy").isEqualTo(new Ack(1, 2, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.newestCovering(2)).isNull();
+
+        put(1, ReplicaService.WHOLE, whole(10));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        put(3, ReplicaService.CHANGES, changes(3)); // checkpoint 2 missed
+        assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.newestCovering(2).id()).as("still the copy of checkpoint 1").isEqualTo(1);
+
+        byte[] folded = Folding.fold(Folding.fold(Map.of(PART2, whole(10)), 2, Map.of(PART2, changes(1))), 3,
+                Map.of(PART2, changes(3))).get(PART2);
+        put(3, ReplicaService.WHOLE, folded);
+        assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.HELD));
+        assertThat(peer1.newestCovering(2).id()).isEqualTo(3);
+        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3");
+
+        put(4, ReplicaService.CHANGES, changes(4));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 4, ReplicaService.HELD));
+        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3 4");
+        assertThat(peer1.idsCovering(2)).containsExactly(1L, 3L, 4L);
+        assertThat(failed1).isNotDone();
+    }
+
+    @Test
+    void changes_that_cannot_be_folded_fail_the_job_naming_the_sender() throws Exception {
+        ReplicaService peer1 = receiver();
+        put(1, ReplicaService.WHOLE, whole(10));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        put(2, ReplicaService.CHANGES, new byte[] {0, 0, 0, 1, 42, 42});
+
+        Throwable failure = failed1.get(20, TimeUnit.SECONDS);
+        assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessageContaining("malformed replica message")
+                .hasMessageContaining("from peer 2").hasMessageContaining("part v0/2 of checkpoint 2 cannot be folded");
+        assertThat(peer1.newestCovering(2).id()).as("the copy held is left as it was").isEqualTo(1);
+    }
+}
