@@ -1,6 +1,9 @@
 package air.wire;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,6 +17,10 @@ public final class WireOut {
     /** Bytes kept free in front of the payload for a frame header (the transports' frame codec fills them). */
     public static final int HEADER_ROOM = 16;
 
+    /** Big-endian ints and longs in one store each (what {@link ByteBuffer} writes, without a buffer object). */
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private byte[] bytes;
     private int size = HEADER_ROOM;
     private boolean sealed;
@@ -22,7 +29,14 @@ public final class WireOut {
         bytes = new byte[HEADER_ROOM + Math.max(16, initialCapacity)];
     }
 
+    /** Room for {@code more} bytes: a check small enough to inline into every put; growing is out of line. */
     private void ensure(int more) {
+        if (sealed || size + more > bytes.length) {
+            grow(more);
+        }
+    }
+
+    private void grow(int more) {
         if (sealed) {
             throw new IllegalStateException("this WireOut was sent: its bytes belong to the transport now");
         }
@@ -39,17 +53,16 @@ public final class WireOut {
 
     public WireOut putInt(int v) {
         ensure(4);
-        bytes[size] = (byte) (v >>> 24);
-        bytes[size + 1] = (byte) (v >>> 16);
-        bytes[size + 2] = (byte) (v >>> 8);
-        bytes[size + 3] = (byte) v;
+        INT.set(bytes, size, v);
         size += 4;
         return this;
     }
 
     public WireOut putLong(long v) {
-        putInt((int) (v >>> 32));
-        return putInt((int) v);
+        ensure(8);
+        LONG.set(bytes, size, v);
+        size += 8;
+        return this;
     }
 
     public WireOut putDouble(double v) {
@@ -72,6 +85,52 @@ public final class WireOut {
     /** {@code len} bytes of {@code b} from {@code off}, length-prefixed: what {@link WireIn#getBytes} reads. */
     public WireOut putBytes(byte[] b, int off, int len) {
         putInt(len);
+        ensure(len);
+        System.arraycopy(b, off, bytes, size, len);
+        size += len;
+        return this;
+    }
+
+    /**
+     * A mark at the end of what is written so far, for {@link #truncate}, {@link #putIntAt} and
+     * {@link #putByteAt}: a writer that decides after writing (a length known only at the end, a
+     * section that turns out not to be needed) patches or drops bytes in place instead of writing
+     * into a second buffer and copying it over.
+     */
+    public int mark() {
+        return size;
+    }
+
+    /** Drops everything written after {@code mark}. */
+    public void truncate(int mark) {
+        if (mark < HEADER_ROOM || mark > size) {
+            throw new IllegalArgumentException("mark " + mark + " outside [" + HEADER_ROOM + ", " + size + "]");
+        }
+        ensure(0);
+        size = mark;
+    }
+
+    /** Overwrites the four bytes at {@code mark} (written before, e.g. as a placeholder) with {@code v}. */
+    public void putIntAt(int mark, int v) {
+        checkWritten(mark, 4);
+        INT.set(bytes, mark, v);
+    }
+
+    /** Overwrites the byte at {@code mark} with {@code v}. */
+    public void putByteAt(int mark, int v) {
+        checkWritten(mark, 1);
+        bytes[mark] = (byte) v;
+    }
+
+    private void checkWritten(int mark, int length) {
+        ensure(0);
+        if (mark < HEADER_ROOM || mark + length > size) {
+            throw new IllegalArgumentException("bytes [" + mark + ", " + (mark + length) + ") not written yet (written up to " + size + ")");
+        }
+    }
+
+    /** Appends {@code len} bytes of {@code b} as they are, without a length before them. */
+    public WireOut putRawBytes(byte[] b, int off, int len) {
         ensure(len);
         System.arraycopy(b, off, bytes, size, len);
         size += len;

@@ -2,6 +2,7 @@ package air.replication.replica;
 
 import air.channels.Channels;
 import air.channels.Frame;
+import air.channels.FrameCodec;
 import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.PartNames;
@@ -12,6 +13,7 @@ import air.wire.WireIn;
 import air.wire.WireOut;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +25,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -55,6 +60,16 @@ import org.slf4j.LoggerFactory;
  * membership view number; another job's are ignored, and so is anything from a peer the installed
  * view no longer holds (a fenced peer's snapshots and takeovers never count). Garbage (also changes
  * that cannot be folded) fails the job naming the sender.
+ *
+ * <p>Chunks: a PUT is chunk {@code index} of {@code count} of its copy, whose body (blocks, then
+ * parts) is cut into chunks of at most {@link Chunks#DEFAULT_BYTES} data bytes, so that a snapshot
+ * larger than a frame travels; most copies are one chunk. A replica gathers one copy per sender at
+ * a time and holds it, and acknowledges it, only once its last chunk is in: a chunk 0 drops the copy
+ * that sender left unfinished, a chunk of no copy in progress (one dropped so) is ignored, a chunk
+ * out of order drops the copy in progress unacknowledged, and a chunk header that contradicts itself
+ * or the copy in progress is garbage. A sender's copy in progress is dropped when it leaves the view.
+ * Acknowledgements go from a thread of their own, so that the reader never waits on a full link and
+ * always drains the chunks that other peers' writers wait to send.
  */
 public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
@@ -114,6 +129,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private final ReentrantLock acksLock = new ReentrantLock();
     private final Condition ackArrived = acksLock.newCondition();
     private final Thread reader;
+    /** Sends the reader's acknowledgements, in order, so that the reader never blocks on a link. */
+    private final ExecutorService acker;
+    /** Data bytes per chunk of a PUT. */
+    private final int chunkBytes;
+    /** Per sender, its copy whose chunks are still arriving (the reader's thread only): at most one each. */
+    private final Map<Integer, Partial> partials = new HashMap<>();
     private volatile boolean closed;
     private volatile boolean warnedAlone;
     /** What the last replicated snapshot covered and where it went: a change is logged (launchers wait for it). */
@@ -125,12 +146,31 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private record Copy(long id, Map<String, byte[]> parts) {
     }
 
+    /** A copy from one sender whose chunks are still arriving: checkpoint, mode, chunk count, the data of those in so far. */
+    private record Partial(long id, int mode, int count, List<ByteBuffer> data) {
+
+        int next() {
+            return data.size();
+        }
+    }
+
     public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
         this(session, job, replicas, workers, onFailure, ACK_TIMEOUT_MS);
     }
 
     /** {@code ackTimeoutMs}: how long a snapshot waits for its targets' acknowledgements before its checkpoint fails. */
     ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure, long ackTimeoutMs) {
+        this(session, job, replicas, workers, onFailure, ackTimeoutMs, Chunks.DEFAULT_BYTES);
+    }
+
+    /** {@code chunkBytes}: the most data bytes one PUT carries (tests cut copies into many small chunks). */
+    ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure, long ackTimeoutMs,
+                   int chunkBytes) {
+        if (chunkBytes < 1 || chunkBytes > Chunks.MAX_BYTES) {
+            throw new IllegalArgumentException("chunkBytes must be in [1, " + Chunks.MAX_BYTES + "] (a frame carries at most "
+                    + FrameCodec.DEFAULT_MAX_PAYLOAD + " bytes), was " + chunkBytes);
+        }
+        this.chunkBytes = chunkBytes;
         this.ackTimeoutMs = ackTimeoutMs;
         this.session = session;
         this.job = job;
@@ -140,6 +180,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         this.replicatedCut = new long[session.peers()];
         this.previousCut = new long[session.peers()];
         this.history = replicas >= 2 ? 3 : 1;
+        this.acker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("air-replica-ack-" + session.self()).factory());
         this.reader = Thread.ofPlatform().daemon().name("air-replica-" + session.self()).start(this::readLoop);
     }
 
@@ -181,8 +222,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         Copy copy = new Copy(id, changes ? Folding.fold(before.parts(), id, parts) : Map.copyOf(parts));
         own = copy; // also when this checkpoint fails: the coordinator's next one is then whole
         int[] blocks = blocksOf(parts.keySet());
-        ByteBuffer changesMessage = changes ? put(CHANGES, id, blocks, parts) : null;
-        ByteBuffer wholeMessage = changes ? null : put(WHOLE, id, blocks, copy.parts());
+        List<ByteBuffer> changesMessage = changes ? put(CHANGES, id, blocks, parts) : null;
+        List<ByteBuffer> wholeMessage = changes ? null : put(WHOLE, id, blocks, copy.parts());
         Set<Integer> sent = new HashSet<>();
         List<Integer> acked;
         long deadline = System.currentTimeMillis() + ackTimeoutMs;
@@ -207,7 +248,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 for (int t : targets) {
                     if (sent.add(t)) {
                         if (changes && heldBy.getOrDefault(t, -1L) == id - 1) {
-                            sendQuietly(t, changesMessage.duplicate());
+                            sendCopy(t, changesMessage);
                         } else {
                             wantWhole.add(t);
                         }
@@ -241,7 +282,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                         if (wholeMessage == null) {
                             wholeMessage = put(WHOLE, id, blocks, copy.parts());
                         }
-                        sendQuietly(t, wholeMessage.duplicate());
+                        sendCopy(t, wholeMessage);
                     }
                 }
             }
@@ -274,22 +315,44 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         noteReplicated(id, blocks);
     }
 
-    /** A PUT of checkpoint {@code id}: {@code mode} says whether {@code parts} are whole or changes since the checkpoint before. */
-    private ByteBuffer put(int mode, long id, int[] blocks, Map<String, byte[]> parts) {
-        int size = 64 + 4 * blocks.length;
-        for (Map.Entry<String, byte[]> e : parts.entrySet()) {
-            size += 8 + 3 * e.getKey().length() + e.getValue().length;
+    /**
+     * The PUT of checkpoint {@code id}, as the frames of its chunks: {@code mode} says whether
+     * {@code parts} are whole or changes since the checkpoint before.
+     */
+    private List<ByteBuffer> put(int mode, long id, int[] blocks, Map<String, byte[]> parts) throws IOException {
+        List<Map.Entry<byte[], byte[]>> named = new ArrayList<>();
+        long body = 4 + 4L * blocks.length + 4;
+        for (Map.Entry<String, byte[]> e : new TreeMap<>(parts).entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            named.add(Map.entry(name, e.getValue()));
+            body += 4 + name.length + 4 + e.getValue().length;
         }
-        WireOut out = new WireOut(size);
-        out.putByte(PUT).putLong(job).putLong(epoch()).putLong(id).putByte(mode).putInt(blocks.length);
+        long count = Chunks.count(body, chunkBytes);
+        if (count > Integer.MAX_VALUE) {
+            throw new IOException("checkpoint " + id + " of peer " + session.self() + " is " + body + " bytes: more than "
+                    + Integer.MAX_VALUE + " chunks of " + chunkBytes + " bytes");
+        }
+        long view = epoch();
+        Chunks.Out out = new Chunks.Out(body, chunkBytes, (frame, index, n, data) ->
+                frame.put((byte) PUT).putLong(job).putLong(view).putLong(id).put((byte) mode).putInt(index).putInt(n).putInt(data));
+        out.putInt(blocks.length);
         for (int b : blocks) {
             out.putInt(b);
         }
-        out.putInt(parts.size());
-        for (Map.Entry<String, byte[]> e : new TreeMap<>(parts).entrySet()) {
-            out.putString(e.getKey()).putBytes(e.getValue());
+        out.putInt(named.size());
+        for (Map.Entry<byte[], byte[]> e : named) {
+            out.putBytes(e.getKey()).putBytes(e.getValue());
         }
-        return out.buffer();
+        return out.frames();
+    }
+
+    /** Sends a copy's chunks to {@code peer}, in order; the rest are not sent once one fails (the peer is gone). */
+    private void sendCopy(int peer, List<ByteBuffer> chunks) {
+        for (ByteBuffer chunk : chunks) {
+            if (!sendQuietly(peer, chunk.duplicate())) {
+                return;
+            }
+        }
     }
 
     /** The next {@code k} members after this one in the installed view. */
@@ -398,12 +461,14 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
     }
 
-    /** A peer that died meanwhile is the failure detector's to report. */
-    private void sendQuietly(int peer, ByteBuffer message) {
+    /** A peer that died meanwhile is the failure detector's to report: false when the message was not sent. */
+    private boolean sendQuietly(int peer, ByteBuffer message) {
         try {
             session.transport().send(peer, Channels.REPLICA, message);
+            return true;
         } catch (IllegalStateException e) {
             LOG.debug("replica message to peer {} not sent: {}", peer, e.getMessage());
+            return false;
         }
     }
 
@@ -418,6 +483,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             } catch (IllegalStateException | InterruptedException e) {
                 return;
             }
+            dropPartialsOfGone();
             if (f == null) {
                 continue;
             }
@@ -438,26 +504,19 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         long epoch = in.getLong();
         if (!session.view().contains(f.peer())) {
+            partials.remove(f.peer());
             LOG.debug("peer {}: ignoring replica message {} of view {} from peer {}, removed by {}", session.self(), kind, epoch, f.peer(),
                     session.view());
             return;
         }
         switch (kind) {
             case PUT -> {
-                long id = in.getLong();
-                int mode = in.getByte();
-                if (mode != WHOLE && mode != CHANGES) {
-                    throw in.malformed("PUT of checkpoint " + id + " of unknown mode " + mode);
+                try {
+                    chunk(in, f);
+                } catch (FrameException e) {
+                    partials.remove(f.peer());
+                    throw e;
                 }
-                int[] blocks = readBlocks(in);
-                Map<String, byte[]> parts = new HashMap<>();
-                for (int n = in.getCount(8); n > 0; n--) {
-                    parts.put(in.getString(), in.getBytes());
-                }
-                int status = mode == WHOLE ? keep(new Held(f.peer(), id, blocks, Map.copyOf(parts))) : fold(in, f.peer(), id, blocks, parts);
-                WireOut ack = new WireOut(32);
-                ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id).putByte(status);
-                sendQuietly(f.peer(), ack.buffer());
             }
             case ACK -> {
                 long id = in.getLong();
@@ -499,6 +558,86 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
     }
 
+    /**
+     * One chunk of a PUT: gathered into its sender's copy in progress; the last one's copy is
+     * held (or folded) and acknowledged.
+     */
+    private void chunk(WireIn in, Frame f) {
+        int from = f.peer();
+        long id = in.getLong();
+        int mode = in.getByte();
+        int index = in.getInt();
+        int count = in.getInt();
+        int length = in.getInt();
+        String chunk = "chunk " + index + " of " + count + " of checkpoint " + id;
+        if (mode != WHOLE && mode != CHANGES) {
+            throw in.malformed("PUT of checkpoint " + id + " of unknown mode " + mode);
+        }
+        if (count < 1 || index < 0 || index >= count) {
+            throw in.malformed("PUT " + chunk + ": no such chunk");
+        }
+        if (length < 1 || length != in.remaining()) {
+            throw in.malformed("PUT " + chunk + " announces " + length + " data bytes, " + in.remaining() + " follow");
+        }
+        ByteBuffer payload = f.payload();
+        ByteBuffer data = payload.duplicate().position(payload.limit() - length).slice();
+        Partial copy = partials.get(from);
+        if (index == 0) {
+            if (copy != null) {
+                LOG.info("peer {}: dropping the copy of checkpoint {} of peer {} with {} of its {} chunks in: peer {} started another, of "
+                        + "checkpoint {}", session.self(), copy.id(), from, copy.next(), copy.count(), from, id);
+                partials.remove(from);
+            }
+            copy = new Partial(id, mode, count, new ArrayList<>());
+            if (count > 1) {
+                partials.put(from, copy);
+            }
+        } else if (copy == null || copy.id() != id || copy.mode() != mode) {
+            LOG.debug("peer {}: ignoring {} from peer {}: a chunk of a copy dropped or never started", session.self(), chunk, from);
+            return;
+        } else if (count != copy.count()) {
+            throw in.malformed("PUT " + chunk + ", but the copy in progress has " + copy.count() + " chunks");
+        } else if (index != copy.next()) {
+            partials.remove(from);
+            LOG.warn("peer {}: {} from peer {} arrived where chunk {} was due: the copy is dropped, not acknowledged", session.self(),
+                    chunk, from, copy.next());
+            return;
+        }
+        copy.data().add(data);
+        if (copy.next() < count) {
+            return;
+        }
+        partials.remove(from);
+        Chunks.In body = new Chunks.In(from, copy.data());
+        int[] blocks = new int[body.getCount(4)];
+        for (int i = 0; i < blocks.length; i++) {
+            blocks[i] = block(body.getInt(), from);
+        }
+        Map<String, byte[]> parts = new HashMap<>();
+        for (int n = body.getCount(8); n > 0; n--) {
+            parts.put(body.getString(), body.getBytes());
+        }
+        if (body.remaining() != 0) {
+            throw body.malformed("PUT of checkpoint " + id + ": " + body.remaining() + " byte(s) after its parts");
+        }
+        int status = mode == WHOLE ? keep(new Held(from, id, blocks, Map.copyOf(parts))) : fold(from, id, blocks, parts);
+        WireOut ack = new WireOut(32);
+        ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id).putByte(status);
+        ByteBuffer message = ack.buffer();
+        try {
+            acker.execute(() -> sendQuietly(from, message));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("peer {}: closed, acknowledgement of checkpoint {} to peer {} not sent", session.self(), id, from);
+        }
+    }
+
+    /** Drops the copies in progress of senders the installed view no longer holds (the reader's thread only). */
+    private void dropPartialsOfGone() {
+        if (!partials.isEmpty()) {
+            partials.keySet().removeIf(p -> !session.view().contains(p));
+        }
+    }
+
     /** Keeps {@code copy} as its sender's newest, unless a copy as new is held already (the reader's thread only). */
     private int keep(Held copy) {
         held.merge(copy.from(), List.of(copy), (old, now) -> {
@@ -517,7 +656,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
      * {@code id - 1} held here into a new copy; SEND_WHOLE when the newest copy held here is older
      * (a checkpoint missed, or none yet). Changes that cannot be folded are garbage from the sender.
      */
-    private int fold(WireIn in, int from, long id, int[] blocks, Map<String, byte[]> changes) {
+    private int fold(int from, long id, int[] blocks, Map<String, byte[]> changes) {
         List<Held> copies = held.get(from);
         Held newest = copies == null ? null : copies.get(copies.size() - 1);
         if (newest != null && newest.id() >= id) {
@@ -532,7 +671,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         try {
             folded = Folding.fold(newest.parts(), id, changes);
         } catch (IllegalArgumentException e) {
-            throw in.malformed(e.getMessage());
+            throw new FrameException(from, e.getMessage());
         }
         return keep(new Held(from, id, blocks, folded));
     }
@@ -540,12 +679,17 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private int[] readBlocks(WireIn in) {
         int[] blocks = new int[in.getCount(4)];
         for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = in.getInt();
-            if (blocks[i] < 0 || blocks[i] >= session.peers()) {
-                throw in.malformed("block " + blocks[i] + " outside [0, " + session.peers() + ")");
-            }
+            blocks[i] = block(in.getInt(), in.peer());
         }
         return blocks;
+    }
+
+    /** {@code b}, a block named by {@code from}, unless no such block exists. */
+    private int block(int b, int from) {
+        if (b < 0 || b >= session.peers()) {
+            throw new FrameException(from, "block " + b + " outside [0, " + session.peers() + ")");
+        }
+        return b;
     }
 
     /** A replicated job starts fresh: replicas live in memory, not across runs. */
@@ -566,6 +710,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        acker.shutdownNow();
         try {
             reader.join(1_000);
         } catch (InterruptedException e) {

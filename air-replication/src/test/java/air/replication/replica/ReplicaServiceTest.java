@@ -11,22 +11,28 @@ import air.channels.Frame;
 import air.channels.InJvmTransports;
 import air.channels.MeshAuth;
 import air.channels.Transport;
+import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.checkpoint.SavedState;
 import air.runtime.impl.cluster.ClusterSession;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,7 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * Replicas receive changes: three peers in one JVM, each with a cluster session over in-JVM
  * transports. Peers 0 and 1 run a {@link ReplicaService}; peer 2 is played by hand (it reads and
  * writes the replica channel itself), so that a test sees which kind of PUT went where and can
- * miss a checkpoint, ask for the whole copy or send garbage.
+ * miss a checkpoint, ask for the whole copy, cut its copies into chunks as it likes or send garbage.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReplicaServiceTest {
@@ -49,7 +55,8 @@ class ReplicaServiceTest {
 
     private final List<ClusterSession> sessions = new ArrayList<>();
     private final List<ReplicaService> services = new ArrayList<>();
-    private final CompletableFuture<Throwable> failed1 = new CompletableFuture<>();
+    /** What peer 1's service reported as failing the job. */
+    private final BlockingQueue<Throwable> failed1 = new LinkedBlockingQueue<>();
     private ExecutorService writer;
 
     @BeforeEach
@@ -80,14 +87,19 @@ class ReplicaServiceTest {
 
     /** Peer 0's service, replicating to its next {@code replicas} peers (1, then 2), waiting {@code ackTimeoutMs} for acknowledgements. */
     private ReplicaService sender(int replicas, long ackTimeoutMs) {
-        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, e -> { }, ackTimeoutMs);
+        return sender(replicas, ackTimeoutMs, Chunks.DEFAULT_BYTES);
+    }
+
+    /** Peer 0's service, cutting its copies into chunks of {@code chunkBytes}. */
+    private ReplicaService sender(int replicas, long ackTimeoutMs, int chunkBytes) {
+        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, e -> { }, ackTimeoutMs, chunkBytes);
         services.add(s);
         return s;
     }
 
     /** Peer 1's service: it only holds copies (three, as with two replicas). */
     private ReplicaService receiver() {
-        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, failed1::complete);
+        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, failed1::add);
         services.add(s);
         return s;
     }
@@ -100,8 +112,12 @@ class ReplicaServiceTest {
         });
     }
 
-    /** A PUT as peer 2 reads it. */
-    record Put(int from, long id, int mode, Map<String, byte[]> parts) {
+    /** A PUT as peer 2 reads it, gathered from its {@code chunks}. */
+    record Put(int from, long id, int mode, Map<String, byte[]> parts, int chunks) {
+    }
+
+    /** One chunk of a PUT as peer 2 reads it. */
+    record Chunk(int from, long id, int mode, int index, int count, byte[] data) {
     }
 
     /** An ACK as peer 2 reads it. */
@@ -124,10 +140,26 @@ class ReplicaServiceTest {
         }
     }
 
-    private Put nextPut() throws InterruptedException {
+    private Chunk nextChunk() throws InterruptedException {
         WireIn in = next(ReplicaService.PUT);
-        long id = in.getLong();
-        int mode = in.getByte();
+        Chunk c = new Chunk(in.peer(), in.getLong(), in.getByte(), in.getInt(), in.getInt(), in.getBytes());
+        assertThat(in.remaining()).as("bytes after a chunk's data").isZero();
+        return c;
+    }
+
+    /** The next PUT to peer 2, its chunks gathered: they come in order, none of another copy between them. */
+    private Put nextPut() throws InterruptedException {
+        Chunk first = nextChunk();
+        assertThat(first.index()).isZero();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes(first.data());
+        for (int i = 1; i < first.count(); i++) {
+            Chunk c = nextChunk();
+            assertThat(c).as("chunk %d of %d", i, first.count()).isEqualTo(new Chunk(first.from(), first.id(), first.mode(), i, first.count(),
+                    c.data()));
+            body.writeBytes(c.data());
+        }
+        WireIn in = new WireIn(ByteBuffer.wrap(body.toByteArray()), first.from());
         for (int n = in.getInt(); n > 0; n--) {
             in.getInt();
         }
@@ -135,7 +167,8 @@ class ReplicaServiceTest {
         for (int n = in.getInt(); n > 0; n--) {
             parts.put(in.getString(), in.getBytes());
         }
-        return new Put(in.peer(), id, mode, parts);
+        assertThat(in.remaining()).as("bytes after a copy's parts").isZero();
+        return new Put(first.from(), first.id(), first.mode(), parts, first.count());
     }
 
     private Ack nextAck() throws InterruptedException {
@@ -150,12 +183,65 @@ class ReplicaServiceTest {
         sessions.get(2).transport().send(0, Channels.REPLICA, out.buffer());
     }
 
-    /** Peer 2 sends peer 1 its part of checkpoint {@code id} (block 2): whole or changes. */
+    /** Peer 2 sends peer 1 its part of checkpoint {@code id} (block 2): whole or changes, in one chunk. */
     private void put(long id, int mode, byte[] part) {
-        WireOut out = new WireOut(64 + part.length);
+        chunk(id, mode, 0, 1, body(part));
+    }
+
+    /** Peer 2 sends peer 1 its part of checkpoint {@code id} in {@code count} chunks. */
+    private void put(long id, int mode, byte[] part, int count) {
+        byte[][] chunks = cut(body(part), count);
+        for (int i = 0; i < count; i++) {
+            chunk(id, mode, i, count, chunks[i]);
+        }
+    }
+
+    /** The body of a copy of peer 2's part: block 2, then the part. */
+    private static byte[] body(byte[] part) {
+        return FoldingTest.bytes(new WireOut(32 + part.length).putInt(1).putInt(2).putInt(1).putString(PART2).putBytes(part));
+    }
+
+    /** {@code body} cut into {@code count} pieces, none empty. */
+    private static byte[][] cut(byte[] body, int count) {
+        byte[][] pieces = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            pieces[i] = Arrays.copyOfRange(body, i * body.length / count, (i + 1) * body.length / count);
+        }
+        return pieces;
+    }
+
+    /** Peer 2 sends peer 1 chunk {@code index} of {@code count} of its copy of checkpoint {@code id}. */
+    private void chunk(long id, int mode, int index, int count, byte[] data) {
+        chunk(id, mode, index, count, data.length, data);
+    }
+
+    /** As {@link #chunk(long, int, int, int, byte[])}, its header announcing {@code announced} data bytes. */
+    private void chunk(long id, int mode, int index, int count, int announced, byte[] data) {
+        WireOut out = new WireOut(64 + data.length);
         out.putByte(ReplicaService.PUT).putLong(JOB).putLong(sessions.get(2).view().epoch()).putLong(id).putByte(mode)
-                .putInt(1).putInt(2).putInt(1).putString(PART2).putBytes(part);
+                .putInt(index).putInt(count).putInt(announced);
+        for (byte b : data) {
+            out.putByte(b);
+        }
         sessions.get(2).transport().send(1, Channels.REPLICA, out.buffer());
+    }
+
+    /** A complete part of one operator whose state is {@code state}. */
+    private static byte[] wholeOf(byte[] state) {
+        return FoldingTest.bytes(new PartSections(1).add(FoldingTest.OP, new WireOut(state.length + 8).putBytes(state)).done());
+    }
+
+    private static byte[] random(Random random, int bytes) {
+        byte[] b = new byte[bytes];
+        random.nextBytes(b);
+        return b;
+    }
+
+    /** The next failure peer 1's service reported. */
+    private Throwable nextFailure() throws InterruptedException {
+        Throwable failure = failed1.poll(20, TimeUnit.SECONDS);
+        assertThat(failure).as("a failure reported by peer 1").isNotNull();
+        return failure;
     }
 
     @Test
@@ -183,7 +269,7 @@ class ReplicaServiceTest {
         assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("an older copy stays as it was").isEqualTo("complete 10 1");
         assertThat(states(peer1.copyAt(0, 1).parts().get(PART0))).isEqualTo("complete 10");
         assertThat(peer0.replicatedCut(0)).isEqualTo(3);
-        assertThat(failed1).isNotDone();
+        assertThat(failed1).isEmpty();
 
         Future<Void> whole = write(peer0, 4, 4, Map.of(PART0, whole(50)));
         assertThat(nextPut().mode()).as("a whole checkpoint starts a new chain").isEqualTo(ReplicaService.WHOLE);
@@ -269,7 +355,7 @@ class ReplicaServiceTest {
         assertThat(nextAck()).isEqualTo(new Ack(1, 4, ReplicaService.HELD));
         assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3 4");
         assertThat(peer1.idsCovering(2)).containsExactly(1L, 3L, 4L);
-        assertThat(failed1).isNotDone();
+        assertThat(failed1).isEmpty();
     }
 
     @Test
@@ -279,9 +365,115 @@ class ReplicaServiceTest {
         assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
         put(2, ReplicaService.CHANGES, new byte[] {0, 0, 0, 1, 42, 42});
 
-        Throwable failure = failed1.get(20, TimeUnit.SECONDS);
+        Throwable failure = nextFailure();
         assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessageContaining("malformed replica message")
                 .hasMessageContaining("from peer 2").hasMessageContaining("part v0/2 of checkpoint 2 cannot be folded");
         assertThat(peer1.newestCovering(2).id()).as("the copy held is left as it was").isEqualTo(1);
+    }
+
+    @Test
+    void a_snapshot_of_many_chunks_arrives_whole_and_is_the_copy_held_for_a_takeover() throws Exception {
+        ReplicaService peer1 = receiver();
+        ReplicaService peer0 = sender(2, 20_000, 64);
+        Random random = new Random(15);
+        byte[] big = wholeOf(random(random, 5_000));
+        Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10), "v1/0", big));
+        Put put = nextPut();
+        assertThat(put.chunks()).as("5 KB in chunks of 64 bytes").isGreaterThan(75);
+        assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
+        assertThat(put.parts()).containsOnlyKeys(PART0, "v1/0");
+        assertThat(put.parts().get("v1/0")).isEqualTo(big);
+        ack(1, ReplicaService.HELD);
+        one.get(20, TimeUnit.SECONDS);
+
+        ReplicaService.Held held = peer1.newestCovering(0);
+        assertThat(held.id()).isEqualTo(1);
+        assertThat(held.blocks()).containsExactly(0);
+        assertThat(held.parts()).containsOnlyKeys(PART0, "v1/0");
+        assertThat(held.parts().get("v1/0")).as("the copy a takeover restores").isEqualTo(big);
+        assertThat(states(held.parts().get(PART0))).isEqualTo("complete 10");
+
+        byte[] bigger = wholeOf(random(random, 7_000));
+        Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1), "v1/0", bigger));
+        Put changes = nextPut();
+        assertThat(changes.mode()).isEqualTo(ReplicaService.CHANGES);
+        assertThat(changes.chunks()).isGreaterThan(100);
+        ack(2, ReplicaService.HELD);
+        two.get(20, TimeUnit.SECONDS);
+        assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("changes in many chunks, folded").isEqualTo("complete 10 1");
+        assertThat(peer1.copyAt(0, 2).parts().get("v1/0")).isEqualTo(bigger);
+        assertThat(peer1.copyAt(0, 1).parts().get("v1/0")).isEqualTo(big);
+        assertThat(peer0.replicatedCut(0)).isEqualTo(2);
+        assertThat(failed1).isEmpty();
+    }
+
+    @Test
+    void a_copy_left_unfinished_or_with_chunks_out_of_order_is_neither_acknowledged_nor_held() throws Exception {
+        ReplicaService peer1 = receiver();
+        byte[][] one = cut(body(whole(10)), 3);
+        chunk(1, ReplicaService.WHOLE, 0, 3, one[0]);
+        chunk(1, ReplicaService.WHOLE, 1, 3, one[1]);
+        put(2, ReplicaService.WHOLE, whole(20), 3); // checkpoint 2 supersedes checkpoint 1's copy
+        chunk(1, ReplicaService.WHOLE, 2, 3, one[2]); // the rest of the dropped copy
+        put(99, ReplicaService.CHANGES, changes(5)); // every chunk before this one was handled once it is answered
+        assertThat(nextAck()).isEqualTo(new Ack(1, 2, ReplicaService.HELD));
+        assertThat(nextAck()).as("no acknowledgement of checkpoint 1").isEqualTo(new Ack(1, 99, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.idsCovering(2)).containsExactly(2L);
+        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 20");
+
+        byte[][] three = cut(body(whole(30)), 3);
+        chunk(3, ReplicaService.WHOLE, 0, 3, three[0]);
+        chunk(3, ReplicaService.WHOLE, 1, 3, three[1]);
+        chunk(3, ReplicaService.WHOLE, 1, 3, three[1]); // a duplicate
+        chunk(3, ReplicaService.WHOLE, 2, 3, three[2]);
+        byte[][] four = cut(body(whole(40)), 3);
+        chunk(4, ReplicaService.WHOLE, 0, 3, four[0]);
+        chunk(4, ReplicaService.WHOLE, 2, 3, four[2]); // out of order
+        chunk(4, ReplicaService.WHOLE, 1, 3, four[1]);
+        byte[][] five = cut(body(whole(50)), 2);
+        chunk(5, ReplicaService.WHOLE, 0, 2, five[0]);
+        chunk(5, ReplicaService.CHANGES, 1, 2, five[1]); // of another copy: ignored
+        put(99, ReplicaService.CHANGES, changes(5));
+        assertThat(nextAck()).as("checkpoints 3, 4 and 5 not acknowledged").isEqualTo(new Ack(1, 99, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.idsCovering(2)).containsExactly(2L);
+        assertThat(failed1).as("chunks out of order drop the copy, they do not fail the job").isEmpty();
+
+        put(6, ReplicaService.WHOLE, whole(60), 4);
+        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
+        put(7, ReplicaService.CHANGES, changes(7), 5);
+        assertThat(nextAck()).isEqualTo(new Ack(1, 7, ReplicaService.HELD));
+        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 60 7");
+        assertThat(peer1.idsCovering(2)).containsExactly(2L, 6L, 7L);
+    }
+
+    @Test
+    void a_malformed_chunk_is_refused_naming_the_peer_and_the_replica_goes_on() throws Exception {
+        ReplicaService peer1 = receiver();
+        byte[][] one = cut(body(whole(10)), 3);
+        chunk(1, ReplicaService.WHOLE, 3, 2, one[0]);
+        assertThat(nextFailure()).isInstanceOf(IllegalStateException.class).hasMessageContaining("malformed replica message")
+                .hasMessageContaining("from peer 2").hasMessageContaining("chunk 3 of 2 of checkpoint 1: no such chunk");
+
+        chunk(1, ReplicaService.WHOLE, 0, 3, one[0]);
+        chunk(1, ReplicaService.WHOLE, 1, 4, one[1]);
+        assertThat(nextFailure()).hasMessageContaining("from peer 2")
+                .hasMessageContaining("chunk 1 of 4 of checkpoint 1, but the copy in progress has 3 chunks");
+        chunk(1, ReplicaService.WHOLE, 2, 3, one[2]); // the copy was dropped with the garbage
+
+        chunk(1, ReplicaService.WHOLE, 0, 1, 100, one[0]);
+        assertThat(nextFailure()).hasMessageContaining("from peer 2")
+                .hasMessageContaining("chunk 0 of 1 of checkpoint 1 announces 100 data bytes, " + one[0].length + " follow");
+        chunk(1, ReplicaService.WHOLE, 0, 2, new byte[0]);
+        assertThat(nextFailure()).hasMessageContaining("from peer 2").hasMessageContaining("announces 0 data bytes");
+        chunk(1, ReplicaService.WHOLE, 0, 2, new byte[] {0, 0});
+        chunk(1, ReplicaService.WHOLE, 1, 2, new byte[] {0, 9});
+        assertThat(nextFailure()).as("a body of garbage, gathered").hasMessageContaining("from peer 2")
+                .hasMessageContaining("count 9 does not fit in the 0 bytes left of the copy");
+
+        put(1, ReplicaService.WHOLE, whole(10), 3);
+        assertThat(nextAck()).as("the first acknowledgement: no garbage was held").isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        assertThat(peer1.idsCovering(2)).containsExactly(1L);
+        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10");
+        assertThat(failed1).isEmpty();
     }
 }

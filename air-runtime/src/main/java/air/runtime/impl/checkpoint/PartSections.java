@@ -43,14 +43,49 @@ public final class PartSections {
         }
     }
 
-    private final WireOut out = new WireOut(256);
+    /**
+     * Writes one operator's state straight into the part (no buffer of its own, no copy): its
+     * whole state, returning false, or what changed since its previous snapshot, returning true.
+     */
+    @FunctionalInterface
+    public interface StateWriter {
+        boolean write(WireOut out);
+    }
+
+    private final WireOut out;
     private final int count;
     private int added;
 
     /** A part of {@code count} sections. */
     public PartSections(int count) {
+        this(count, 256);
+    }
+
+    /**
+     * A part of {@code count} sections, in a buffer of {@code capacity} bytes to begin with: a
+     * tasklet passes the size of its previous part, so that a large state is written without the
+     * buffer growing (and being copied) a dozen times on the way.
+     */
+    public PartSections(int count, int capacity) {
         this.count = count;
+        this.out = new WireOut(capacity);
         out.putInt(count);
+    }
+
+    /** Adds operator {@code id}'s section, written in place by {@code writer}: complete, or changes when it says so. */
+    public PartSections add(OperatorId id, StateWriter writer) {
+        out.putString(id.id()).putString(id.descriptor());
+        int kind = out.mark();
+        out.putByte(COMPLETE).putInt(1);
+        int length = out.mark();
+        out.putInt(0);
+        boolean changes = writer.write(out);
+        out.putIntAt(length, out.mark() - length - 4);
+        if (changes) {
+            out.putByteAt(kind, CHANGES);
+        }
+        added++;
+        return this;
     }
 
     /** Adds operator {@code id}'s full state, as written into {@code state}. */

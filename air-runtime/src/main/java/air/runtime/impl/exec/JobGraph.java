@@ -244,7 +244,7 @@ public final class JobGraph {
                 int position = positions.take();
                 ShuffleEdge edge = plan.edges().get(pw.edge());
                 Inbox[] destinations = inboxes.get(edge.to());
-                KeyedFrameFactory<?> frames = ops.windowFrameFactory(v.id(), position, pw.info(), pw.aggregation());
+                KeyedFrameFactory<?> frames = ops.frameFactory(v.id(), position, pw.info(), pw.aggregation());
                 GuardedWriter<?> late = pw.aggregation().lateRecords() == null ? null : openLateRecords(pw, v, instance);
                 if (late != null) {
                     requireCheckpointed(late, pw.info(), "late records to " + pw.aggregation().lateRecords().describe());
@@ -389,7 +389,7 @@ public final class JobGraph {
         int producers = Arrays.stream(inputs).sum();
         tasklet.bind(new InboundEdge(info.name(), op, next, inputs,
                 Completion.of(progress, info.name(), epochLength, inputs),
-                alignmentFor(cp, producers), cp.enabled() ? new RepeatFilter(producers, epochLength) : null,
+                alignmentFor(cp, v, producers), cp.enabled() ? new RepeatFilter(producers, epochLength) : null,
                 tasklet::onAligned));
         FinalView view = new FinalView((WindowStats) op, tasklet, v.id(), instance, describeFinal(v, instance));
         finals.add(view); // the progress report and the stall watch cover exchanges too
@@ -402,10 +402,21 @@ public final class JobGraph {
 
     /**
      * Checkpoints and replication align barriers on every inbound edge and drop repeats; a job
-     * without snapshots does neither.
+     * without snapshots does neither. What alignment holds past the job's bound is spilled, each
+     * producer's items in its edge's shuffle encoding.
      */
-    private static Alignment alignmentFor(Checkpointing cp, int producers) {
-        return cp.enabled() ? new BarrierAligner(producers, cp.restoredId()) : Alignment.NONE;
+    private Alignment alignmentFor(Checkpointing cp, VertexPlan v, int producers) {
+        if (!cp.enabled()) {
+            return Alignment.NONE;
+        }
+        return new BarrierAligner(producers, cp.restoredId(), config.alignmentBufferBytes(), p -> {
+            for (ShuffleEdge e : plan.edgesInto(v.id())) {
+                if (p < numbering.base(e) + globalParallelism(plan.vertices().get(e.from()))) {
+                    return codecFor(plan.tailOf(e));
+                }
+            }
+            throw new IllegalStateException("producer " + p + " feeds no edge into vertex " + v.id());
+        }, BarrierAligner.TEMP);
     }
 
     /** A final window instance as meters and the progress report read it. */

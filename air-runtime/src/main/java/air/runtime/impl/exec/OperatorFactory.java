@@ -13,7 +13,6 @@ import air.runtime.impl.ops.IntervalJoinOp;
 import air.runtime.impl.ops.KeyHash;
 import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.KeyedProcessOp;
-import air.runtime.impl.ops.LayeredFrame;
 import air.runtime.impl.ops.LongKeyedFrame;
 import air.runtime.impl.ops.LookupJoinOp;
 import air.runtime.impl.ops.LookupOp;
@@ -125,8 +124,8 @@ final class OperatorFactory {
                 KeyedFrameFactory<?> frames = frameFactory(vertex, 0, fw.info(), agg);
                 WindowRouter router = WindowRouter.of(agg.routing(), agg.window());
                 Operator op = switch (fw.output()) {
-                    case WindowOutput.PerKey p -> create(vertex, 0, FinalWindowOp.class, fw.info(), agg.window(), router, global, n,
-                            windowFrameFactory(vertex, 0, fw.info(), agg), frameCodec(agg, fw.info()), next);
+                    case WindowOutput.PerKey p -> create(vertex, 0, FinalWindowOp.class, fw.info(), agg.window(), router, global, n, frames,
+                            frameCodec(agg, fw.info()), next);
                     case WindowOutput.Upserts u -> new UpsertWindowOp<>(fw.info(), agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs(),
                             config.timeSource(), router, global, n, frames, frameCodec(agg, fw.info()), (Inlet) next);
                     case WindowOutput.TopK t -> new TopKWindowOp<>(fw.info(), agg.window(), router, global, n, frames,
@@ -173,18 +172,6 @@ final class OperatorFactory {
             case KeySpec.ObjectKey k -> new KeyHash(k.info(), null, k.keyFn());
             case KeySpec.NoKey k -> throw new IllegalArgumentException(k.info().name() + ": a KEY exchange needs a key");
         };
-    }
-
-    /**
-     * The frames of a plain window aggregation's halves at (vertex, position): in two layers
-     * ({@link LayeredFrame}) when the job writes incremental checkpoints or replica copies, so that
-     * a snapshot writes only the keys touched since the one before.
-     */
-    KeyedFrameFactory<?> windowFrameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
-        KeyedFrameFactory<?> frames = frameFactory(vertex, position, info, agg);
-        boolean incremental = (config.checkpointStore() != null || config.replicas() > 0) && config.fullCheckpointEvery() > 1;
-        return incremental ? KeyedFrameFactory.layered(ClassSpecializer.constructorOf(classAt(vertex, position, LayeredFrame.class)), frames)
-                : frames;
     }
 
     /** The frames of an aggregation at (vertex, position), by key kind. */

@@ -45,16 +45,20 @@ final class OperatorTasklet extends Tasklet {
             return;
         }
         boolean done = false;
-        while (!done) {
-            long wait = edge.idleWakeupNanos();
-            ShuffleItem item = (ShuffleItem) (wait == Long.MAX_VALUE ? inbox.take() : inbox.take(wait));
-            if (item == null) {
-                edge.onIdle(); // processing-time timers: nothing came for as long as the operator wanted to wait
-                continue;
+        try {
+            while (!done) {
+                long wait = edge.idleWakeupNanos();
+                ShuffleItem item = (ShuffleItem) (wait == Long.MAX_VALUE ? inbox.take() : inbox.take(wait));
+                if (item == null) {
+                    edge.onIdle(); // processing-time timers: nothing came for as long as the operator wanted to wait
+                    continue;
+                }
+                taken++;
+                done = edge.accept(item);
+                inbox.doneWithItem(edge.heldItems());
             }
-            taken++;
-            done = edge.accept(item);
-            inbox.doneWithItem(edge.heldItems());
+        } finally {
+            edge.close(); // what alignment still holds (its spill files) goes, however the loop ended
         }
         if (checkpoints.enabled()) {
             checkpoints.finished(state.part(), capture(true, 0));

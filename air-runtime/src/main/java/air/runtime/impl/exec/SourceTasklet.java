@@ -120,9 +120,11 @@ final class SourceTasklet<T> extends Tasklet {
 
     /** The part: whether this instance finished and its position as the head's state, then the chain's operators. */
     private WireOut capture(boolean finished, long id) {
-        WireOut head = new WireOut(16);
-        head.putByte(finished ? 1 : 0).putLong(reader.position());
-        return state.capture(head, false, id, finished || checkpoints.full(id));
+        long position = reader.position();
+        return state.capture(head -> {
+            head.putByte(finished ? 1 : 0).putLong(position);
+            return false;
+        }, id, finished || checkpoints.full(id));
     }
 
     @Override

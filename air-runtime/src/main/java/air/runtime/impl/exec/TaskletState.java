@@ -6,6 +6,7 @@ import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Snapshotting;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -25,6 +26,9 @@ final class TaskletState {
     private final OperatorId head;
     private final List<Op> ops;
     private final ChainTail tail;
+    /** The sizes of this tasklet's previous whole part and part of changes: where the next one's buffer starts. */
+    private int lastWholeBytes;
+    private int lastChangesBytes;
 
     TaskletState(String part, OperatorId head, List<Op> ops, ChainTail tail) {
         this.part = part;
@@ -38,28 +42,40 @@ final class TaskletState {
     }
 
     /**
-     * The tasklet's part: {@code headState} (what the tasklet wrote of its head) under the head's
-     * id, then each operator's: its whole state when {@code full}, else what it changed since its
-     * previous snapshot where it can tell (incremental checkpoints). {@code headChanges}: the head
-     * wrote what changed since its previous snapshot, not its whole state.
+     * The tasklet's part: what {@code head} writes of the chain's head under the head's id (it
+     * says whether it wrote only changes), then each operator's: its whole state when {@code full},
+     * else what it changed since its previous snapshot where it can tell (incremental checkpoints).
+     * Everything is written in place into one buffer sized after the previous part of the same kind.
      */
-    WireOut capture(WireOut headState, boolean headChanges, long id, boolean full) {
-        PartSections sections = new PartSections(1 + ops.size());
-        if (headChanges) {
-            sections.addChanges(head, headState);
-        } else {
-            sections.add(head, headState);
-        }
+    WireOut capture(PartSections.StateWriter head, long id, boolean full) {
+        int hint = full ? lastWholeBytes : lastChangesBytes;
+        PartSections sections = new PartSections(1 + ops.size(), hint + hint / 4 + 256);
+        sections.add(this.head, head);
         for (Op o : ops) {
-            WireOut state = new WireOut(64);
-            if (!full && o.op().snapshotChangesTo(state, id)) {
-                sections.addChanges(o.id(), state);
-            } else {
-                o.op().snapshotTo(state, id);
-                sections.add(o.id(), state);
-            }
+            sections.add(o.id(), out -> !full && o.op().snapshotChangesTo(out, id) || writeWhole(o, out, id));
         }
-        return sections.done();
+        WireOut part = sections.done();
+        if (full) {
+            lastWholeBytes = part.size();
+        } else {
+            lastChangesBytes = part.size();
+        }
+        return part;
+    }
+
+    /** As {@link #capture(PartSections.StateWriter, long, boolean)}, the head's state written beforehand into {@code headState}. */
+    WireOut capture(WireOut headState, boolean headChanges, long id, boolean full) {
+        return capture(out -> {
+            ByteBuffer b = headState.buffer();
+            out.putRawBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
+            return headChanges;
+        }, id, full);
+    }
+
+    /** Writes {@code o}'s whole state; false: not changes. */
+    private static boolean writeWhole(Op o, WireOut out, long id) {
+        o.op().snapshotTo(out, id);
+        return false;
     }
 
     /** The head's saved state in a resumed run, or null when the head starts empty. */

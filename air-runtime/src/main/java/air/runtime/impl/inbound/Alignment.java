@@ -1,13 +1,14 @@
 package air.runtime.impl.inbound;
 
 import air.runtime.impl.ops.ShuffleItem;
-import java.util.List;
+import java.util.Collections;
+import java.util.Iterator;
 
 /**
  * Barrier alignment on an inbound edge, chosen once per job: {@link #NONE} without snapshots,
  * {@link BarrierAligner} with checkpoints or replication.
  */
-public interface Alignment {
+public interface Alignment extends AutoCloseable {
 
     /** Whether {@code item} must wait (its producer is past the barrier being aligned); held items come back through {@link #releaseHeld}. */
     boolean holds(ShuffleItem item);
@@ -21,12 +22,46 @@ public interface Alignment {
     /** The checkpoint being aligned, when every producer's barrier (or end of stream) is in; 0 when not aligned. */
     long aligned(EndOfStreamCounter ends);
 
-    /** The aligned checkpoint was captured: aligning moves to the next one, and the items held back come out, in order. */
-    List<ShuffleItem> releaseHeld();
+    /**
+     * The aligned checkpoint was captured: aligning moves to the next one, and the items held back
+     * come out, in order, one at a time (those spilled to disk read back as they go). Items held
+     * while they come out wait for the next checkpoint. Close it when done, or to drop what is left.
+     */
+    Released releaseHeld();
 
     /** Items held back now, waiting for the barrier being aligned (0 when none). */
     default int heldCount() {
         return 0;
+    }
+
+    /** The estimated bytes of the held items kept in memory, those still to come out of a release included (0 when none). */
+    default long heldBytes() {
+        return 0;
+    }
+
+    /** The instance is done (finished, failed or cancelled): whatever is still held is dropped, spill files deleted. */
+    @Override
+    default void close() {
+    }
+
+    /** Held items coming out after an alignment: an iterable to be iterated once, and closed. */
+    interface Released extends Iterable<ShuffleItem>, AutoCloseable {
+
+        /** Drops the items not taken (deleting their spill file). */
+        @Override
+        void close();
+
+        /** Nothing held. */
+        Released NONE = new Released() {
+            @Override
+            public Iterator<ShuffleItem> iterator() {
+                return Collections.emptyIterator();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /** No snapshots: a barrier is a protocol error, nothing waits. */
@@ -53,8 +88,8 @@ public interface Alignment {
         }
 
         @Override
-        public List<ShuffleItem> releaseHeld() {
-            return List.of();
+        public Released releaseHeld() {
+            return Released.NONE;
         }
     };
 }

@@ -1,28 +1,77 @@
 package air.runtime.impl.inbound;
 
 import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.ops.ShuffleItemCodec;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Aligns checkpoint barriers across the producers of an inbound edge (Flink's aligned
  * checkpoints, Jet's snapshot barriers): once a producer's barrier for the checkpoint being
  * aligned is in, that producer's later items wait until every producer's barrier (or end of
  * stream) is in; then the instance's state is a consistent cut and the waiting items run.
+ *
+ * <p>The waiting items are bounded in memory: each counts its estimated size
+ * ({@link #estimatedBytes}), and an item that would take the held bytes past the bound goes to a
+ * {@link SpillFile} instead, in its shuffle encoding, to be read back in its turn. The order the
+ * operator sees is exactly the order without a bound. An item its codec cannot encode (a record
+ * the serializer cannot write, in a job whose edges never cross peers) stays in memory past the
+ * bound, with one WARN per instance.
  */
 public final class BarrierAligner implements Alignment {
 
-    private final long[] barrierOf;
-    private final ArrayDeque<ShuffleItem> held = new ArrayDeque<>();
-    private long aligning;
+    private static final Logger LOG = LoggerFactory.getLogger(BarrierAligner.class);
 
-    /** Aligns checkpoints after {@code restoredId} (0 on a fresh start). */
+    /** Where spill files go unless told otherwise. */
+    public static final Path TEMP = Path.of(System.getProperty("java.io.tmpdir"));
+
+    private final long[] barrierOf;
+    private final long boundBytes;
+    private final IntFunction<ShuffleItemCodec> codecs;
+    private final ShuffleItemCodec[] codecOf;
+    private final Path spillDirectory;
+    private Held held = new Held();
+    private long aligning;
+    /** The estimated bytes of held items in memory, over {@link #held} and the releases not yet done. */
+    private long memoryBytes;
+    private long spilledItems;
+    private int openSpillFiles;
+    private boolean warnedUnencodable;
+
+    /** Aligns checkpoints after {@code restoredId} (0 on a fresh start), holding items in memory without a bound. */
     public BarrierAligner(int producers, long restoredId) {
+        this(producers, restoredId, Long.MAX_VALUE, null, TEMP);
+    }
+
+    /**
+     * @param restoredId     the checkpoint restored (0 on a fresh start): alignment starts with the one after it
+     * @param boundBytes     the estimated bytes of held items kept in memory; the rest are spilled
+     * @param codecs         the codec of each producer's items, by producer number (asked at the first spill of each); null: never spill
+     * @param spillDirectory where spill files are made
+     */
+    public BarrierAligner(int producers, long restoredId, long boundBytes, IntFunction<ShuffleItemCodec> codecs, Path spillDirectory) {
+        if (boundBytes < 0) {
+            throw new IllegalArgumentException("alignment bound must be >= 0 bytes, was " + boundBytes);
+        }
         this.barrierOf = new long[producers];
         Arrays.fill(barrierOf, restoredId);
         this.aligning = restoredId + 1;
+        this.boundBytes = boundBytes;
+        this.codecs = codecs;
+        this.codecOf = new ShuffleItemCodec[producers];
+        this.spillDirectory = spillDirectory;
+    }
+
+    /** The estimated bytes an item holds in memory: its entries at the size of their encoding (a rough count, not a measurement). */
+    public static long estimatedBytes(ShuffleItem item) {
+        return ShuffleItemCodec.sizeHint(item);
     }
 
     @Override
@@ -62,14 +111,146 @@ public final class BarrierAligner implements Alignment {
 
     @Override
     public int heldCount() {
-        return held.size();
+        return held.count;
     }
 
     @Override
-    public List<ShuffleItem> releaseHeld() {
+    public long heldBytes() {
+        return memoryBytes;
+    }
+
+    /** Items spilled to disk so far (a diagnostic of this run). */
+    public long spilledItems() {
+        return spilledItems;
+    }
+
+    /** Spill files not yet deleted (the one filling now, and those of releases not yet done). */
+    public int openSpillFiles() {
+        return openSpillFiles;
+    }
+
+    @Override
+    public Released releaseHeld() {
         aligning++;
-        List<ShuffleItem> release = new ArrayList<>(held);
-        held.clear();
+        Held release = held;
+        held = new Held();
         return release;
+    }
+
+    @Override
+    public void close() {
+        held.close();
+    }
+
+    private ShuffleItemCodec codec(int producer) {
+        ShuffleItemCodec c = codecOf[producer];
+        if (c == null) {
+            c = codecs.apply(producer);
+            codecOf[producer] = c;
+        }
+        return c;
+    }
+
+    /** The encoding of an item to spill, or null when it stays in memory (no codec, or its codec cannot write it). */
+    private ByteBuffer encoded(ShuffleItem item) {
+        if (codecs == null) {
+            return null;
+        }
+        try {
+            return SpillFile.encode(item, codec(item.producer()));
+        } catch (RuntimeException e) {
+            if (!warnedUnencodable) {
+                warnedUnencodable = true;
+                LOG.warn("barrier alignment keeps items of producer {} in memory past its bound of {} bytes: they cannot be spilled ({}); "
+                        + "give the edge a codec for its records", item.producer(), boundBytes, e.toString());
+            }
+            return null;
+        }
+    }
+
+    /** Items of a spill file, by count, between items in memory. */
+    private static final class Run {
+        int items;
+    }
+
+    /**
+     * The items held for one checkpoint, in order: in memory while they fit the bound, otherwise
+     * in its spill file (made at the first spill), as runs. Released, it hands them out once.
+     */
+    private final class Held implements Released, Iterator<ShuffleItem> {
+
+        /** A {@link ShuffleItem} in memory, or a {@link Run} of the spill file's next items. */
+        private final ArrayDeque<Object> entries = new ArrayDeque<>();
+        private SpillFile spill;
+        private int count;
+
+        void add(ShuffleItem item) {
+            long bytes = estimatedBytes(item);
+            ByteBuffer encoded = memoryBytes + bytes > boundBytes ? encoded(item) : null;
+            if (encoded == null) {
+                entries.add(item);
+                memoryBytes += bytes;
+            } else {
+                if (spill == null) {
+                    spill = SpillFile.create(spillDirectory, barrierOf.length);
+                    openSpillFiles++;
+                }
+                spill.append(item.producer(), encoded);
+                spilledItems++;
+                if (!(entries.peekLast() instanceof Run)) {
+                    entries.add(new Run());
+                }
+                ((Run) entries.peekLast()).items++;
+            }
+            count++;
+        }
+
+        @Override
+        public Iterator<ShuffleItem> iterator() {
+            return this;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return count > 0;
+        }
+
+        @Override
+        public ShuffleItem next() {
+            if (count == 0) {
+                throw new NoSuchElementException();
+            }
+            count--;
+            ShuffleItem item;
+            if (entries.peekFirst() instanceof Run run) {
+                if (--run.items == 0) {
+                    entries.pollFirst();
+                }
+                item = spill.next(BarrierAligner.this::codec);
+            } else {
+                item = (ShuffleItem) entries.pollFirst();
+                memoryBytes -= estimatedBytes(item);
+            }
+            if (count == 0) {
+                close(); // the spill file goes as soon as its last item is out
+            }
+            return item;
+        }
+
+        @Override
+        public void close() {
+            for (Object e : entries) {
+                if (e instanceof ShuffleItem item) {
+                    memoryBytes -= estimatedBytes(item);
+                }
+            }
+            entries.clear();
+            count = 0;
+            if (spill != null) {
+                spill.close();
+                spill = null;
+                openSpillFiles--;
+            }
+        }
     }
 }

@@ -65,6 +65,16 @@ public final class InboundEdge implements Completion.Listener {
         return alignment.heldCount();
     }
 
+    /** The estimated bytes of the items held back in memory (at most the alignment's bound, the rest being spilled). */
+    public long heldBytes() {
+        return alignment.heldBytes();
+    }
+
+    /** The instance is done (finished, failed or cancelled): drops what the alignment still holds, deleting its spill files. */
+    public void close() {
+        alignment.close();
+    }
+
     /** Takes one item from the inbox; true once every input ended and the operator finished. */
     public boolean accept(ShuffleItem item) {
         if (completed) {
@@ -77,9 +87,11 @@ public final class InboundEdge implements Completion.Listener {
         long aligned = alignment.aligned(ends);
         if (aligned != 0) {
             onAligned.accept(aligned);
-            for (ShuffleItem h : alignment.releaseHeld()) {
-                if (accept(h)) {
-                    break; // completed: what is left can only be its producers' last words
+            try (Alignment.Released held = alignment.releaseHeld()) {
+                for (ShuffleItem h : held) {
+                    if (accept(h)) {
+                        break; // completed: what is left can only be its producers' last words
+                    }
                 }
             }
         }

@@ -91,9 +91,6 @@ public final class FinalWindowOp<T> implements Operator, Counted, WindowStats, W
 
     @Override
     public boolean snapshotChangesTo(WireOut out, long checkpointId) {
-        if (!frames.writesChanges()) {
-            return false;
-        }
         out.putLong(received).putLong(results);
         frames.snapshotChangesTo(out);
         return true;

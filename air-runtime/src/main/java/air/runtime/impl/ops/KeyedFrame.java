@@ -1,7 +1,6 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.WindowResult;
-import air.wire.WireOut;
 
 /**
  * The per-key accumulators of one frame (a slide-long pane of event time). The partial stage
@@ -41,14 +40,4 @@ public interface KeyedFrame<T> {
 
     /** Finishes every accumulator and emits one result per key. */
     void emitResults(long start, long end, Inlet<? super WindowResult<?, ?>> next);
-
-    /**
-     * Incremental checkpoints: writes the keys touched since the last snapshot, with their
-     * accumulators over that span, as a partial of {@code frameStart} in {@code codec}'s wire form;
-     * what the next call writes starts from here. Only frames in two layers ({@link LayeredFrame})
-     * can tell; the others throw.
-     */
-    default void writeChanges(WireOut out, long frameStart, ShuffleItemCodec codec) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot tell what changed since the last snapshot");
-    }
 }

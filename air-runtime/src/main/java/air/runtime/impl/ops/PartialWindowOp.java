@@ -7,6 +7,8 @@ import air.runtime.impl.routing.WindowRouter;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
 /**
@@ -32,6 +34,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final SinkWriter<? super T> lateRecords;
     private final ShuffleItemCodec codec;
     private final PartialUpdates<T> updates;
+    private final FrameChanges changes = new FrameChanges();
+    /** The late-record sink's state of the checkpoint restored, applied once the whole chain is read ({@link #restoredAt}). */
+    private byte[] lateRestore;
     private KeyedFrame<T> current;
     private long currentStart = Long.MAX_VALUE;
     private long currentEnd = Long.MIN_VALUE;
@@ -90,19 +95,25 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             open.put(start, frame);
             release.onFrameOpened(start);
         }
+        changes.touched(start); // once per switch of frame: records into the current one need no mark
         current = frame;
         currentStart = start;
         currentEnd = start + slide;
         return frame;
     }
 
+    /** Forgets the current frame, so that the next record marks its frame touched again. */
+    private void forgetCurrent() {
+        current = null;
+        currentStart = Long.MAX_VALUE;
+        currentEnd = Long.MIN_VALUE;
+    }
+
     /** Removes a frame for shipping, dropping the current-frame cache if it pointed there. */
     private KeyedFrame<T> takeFrame(long start) {
         KeyedFrame<T> frame = open.remove(start);
         if (frame == current) {
-            current = null;
-            currentStart = Long.MAX_VALUE;
-            currentEnd = Long.MIN_VALUE;
+            forgetCurrent();
         }
         return frame;
     }
@@ -202,6 +213,10 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     @Override
     public void restoredAt(long id) {
+        if (lateRestore != null) {
+            GuardedWriter.checkpointed(lateRecords).restore(lateRestore);
+            lateRestore = null;
+        }
         out.restoredAt(id);
     }
 
@@ -220,26 +235,31 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
             FrameSnapshots.write(o, start, open.get(start), codec);
         }
         updates.snapshotTo(o);
+        snapshotTaken();
     }
 
     /**
-     * Incremental checkpoints (frames in two layers only): the counters and progress as in a whole
-     * snapshot, then per open frame the keys touched since the last snapshot; a frame shipped
-     * since is simply not listed.
+     * Incremental checkpoints: the counters and progress as in a whole snapshot, then the open
+     * frames, each whole when records went into it since the last snapshot, else by its start
+     * alone ({@link FrameChanges}); a frame shipped since is not listed.
      */
     @Override
     public boolean snapshotChangesTo(WireOut o, long checkpointId) {
-        if (!frames.layered()) {
-            return false;
-        }
         writeCounters(o, checkpointId);
         long[] starts = open.keySet().toSortedArray();
-        o.putInt(starts.length);
+        List<KeyedFrame<T>> list = new ArrayList<>(starts.length);
         for (long start : starts) {
-            open.get(start).writeChanges(o, start, codec);
+            list.add(open.get(start));
         }
+        changes.write(o, starts, list, codec);
         updates.snapshotTo(o);
+        snapshotTaken();
         return true;
+    }
+
+    private void snapshotTaken() {
+        changes.snapshotTaken();
+        forgetCurrent();
     }
 
     private void writeCounters(WireOut o, long checkpointId) {
@@ -264,19 +284,13 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         updates.restoreFrom(in);
     }
 
-    /** The frames listed stay open with the changes merged in; the others were shipped before that checkpoint. */
+    /** The frames listed stay open, those written whole replacing the earlier ones; the others were shipped before that checkpoint. */
     @Override
     public void restoreChanges(WireIn in) {
         readCounters(in);
         LongObjectHashMap<KeyedFrame<T>> live = new LongObjectHashMap<>();
-        for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
-            KeyedFrame<T> frame = open.get(p.frameStart);
-            if (frame == null) {
-                frame = frames.create();
-            }
-            frame.merge(p);
-            live.put(p.frameStart, frame);
+        for (FrameChanges.Entry e : FrameChanges.read(in, codec)) {
+            live.put(e.start(), FrameChanges.restored(e, open.get(e.start()), frames, info));
         }
         open.clear();
         open.putAll(live);
@@ -290,10 +304,9 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         partialsSent = in.getLong();
         release.restoreFrom(in);
         if (lateRecords != null) {
-            GuardedWriter.checkpointed(lateRecords).restore(in.getBytes());
+            lateRestore = in.getBytes(); // every checkpoint of a chain holds it whole: only the last one's is restored
         }
-        current = null;
-        currentStart = Long.MAX_VALUE;
-        currentEnd = Long.MIN_VALUE;
+        forgetCurrent();
+        changes.snapshotTaken();
     }
 }

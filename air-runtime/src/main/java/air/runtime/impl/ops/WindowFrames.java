@@ -5,10 +5,9 @@ import air.runtime.impl.routing.WindowRouter;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -33,6 +32,7 @@ public final class WindowFrames<T> {
     private final int instance;
     private final int instances;
     private final TreeMap<Long, KeyedFrame<T>> open = new TreeMap<>();
+    private final FrameChanges changes = new FrameChanges();
     private long lastEmittedEnd = Long.MIN_VALUE;
 
     public WindowFrames(OperatorInfo info, WindowDefinition window, KeyedFrameFactory<T> frames, ShuffleItemCodec codec,
@@ -49,6 +49,7 @@ public final class WindowFrames<T> {
     /** Merges a partial into its frame; the partial is not used afterwards. */
     public void merge(FramePartial partial) {
         frameAt(partial.frameStart()).merge(partial);
+        changes.touched(partial.frameStart());
     }
 
     /** Hew-meld: a tumbling epoch is its window, fired the moment it completes. Sliding windows wait for progress. */
@@ -127,6 +128,7 @@ public final class WindowFrames<T> {
         for (Map.Entry<Long, KeyedFrame<T>> e : open.entrySet()) {
             FrameSnapshots.write(out, e.getKey(), e.getValue(), codec);
         }
+        changes.snapshotTaken();
     }
 
     public void restoreFrom(WireIn in) {
@@ -135,30 +137,32 @@ public final class WindowFrames<T> {
         for (int n = in.getCount(1); n > 0; n--) {
             merge(FrameSnapshots.read(in, codec));
         }
+        changes.snapshotTaken();
     }
 
-    /** Whether {@link #snapshotChangesTo} can write changes: the frames are in two layers. */
-    public boolean writesChanges() {
-        return frames.layered();
-    }
-
-    /** Incremental checkpoints: as {@link #snapshotTo}, but per open frame only the keys merged into since the last snapshot. */
+    /**
+     * Incremental checkpoints: as {@link #snapshotTo}, but only the frames merged into since the
+     * last snapshot are written whole, the others by their start ({@link FrameChanges}).
+     */
     public void snapshotChangesTo(WireOut out) {
-        out.putLong(lastEmittedEnd).putInt(open.size());
-        for (Map.Entry<Long, KeyedFrame<T>> e : open.entrySet()) {
-            e.getValue().writeChanges(out, e.getKey(), codec);
+        out.putLong(lastEmittedEnd);
+        long[] starts = new long[open.size()];
+        int i = 0;
+        for (long start : open.keySet()) {
+            starts[i++] = start;
         }
+        changes.write(out, starts, new ArrayList<>(open.values()), codec);
     }
 
-    /** Applies what {@link #snapshotChangesTo} wrote: the frames listed stay open with the changes merged in, the others are gone. */
+    /** Applies what {@link #snapshotChangesTo} wrote: the frames listed stay open (written whole: replaced), the others are gone. */
     public void restoreChanges(WireIn in) {
         lastEmittedEnd = in.getLong();
-        Set<Long> live = new HashSet<>();
-        for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
-            live.add(p.frameStart());
-            merge(p);
+        TreeMap<Long, KeyedFrame<T>> live = new TreeMap<>();
+        for (FrameChanges.Entry e : FrameChanges.read(in, codec)) {
+            live.put(e.start(), FrameChanges.restored(e, open.get(e.start()), frames, info));
         }
-        open.keySet().retainAll(live);
+        open.clear();
+        open.putAll(live);
+        changes.snapshotTaken();
     }
 }
