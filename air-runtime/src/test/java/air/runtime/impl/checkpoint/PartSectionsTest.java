@@ -69,4 +69,28 @@ class PartSectionsTest {
         assertThatThrownBy(() -> PartSections.read(new byte[] {0, 0, 0, 1, 0, 0, 0, 1, 'x', 0, 0, 0, 0, 7, 0, 0, 0, 0}))
                 .hasMessageContaining("kind");
     }
+
+    @Test
+    void a_section_written_in_place_reads_back_as_one_added_from_a_buffer_of_its_own_whatever_the_buffer_starts_at() {
+        String big = "x".repeat(10_000); // far past the part's first buffer: it grows under the writer
+        PartSections inPlace = new PartSections(2, 16)
+                .add(HEAD, out -> {
+                    out.putString("pos 10");
+                    return false;
+                })
+                .add(WINDOW, out -> {
+                    out.putString(big);
+                    return true;
+                });
+        byte[] expected = bytes(new PartSections(2).add(HEAD, text("pos 10")).addChanges(WINDOW, text(big)).done());
+        assertThat(bytes(inPlace.done())).isEqualTo(expected);
+        assertThat(PartSections.read(expected).get("v0.1").complete()).isFalse();
+    }
+
+    private static byte[] bytes(WireOut out) {
+        ByteBuffer b = out.buffer();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return bytes;
+    }
 }
