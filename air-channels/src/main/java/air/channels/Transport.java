@@ -5,6 +5,7 @@ import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 
 /**
  * How one peer talks to all others: frames on numbered channels, FIFO per (sender, channel).
@@ -45,6 +46,16 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * Registers who hears that a peer <em>left</em>: it closed its transport normally, after
+     * everything it sent, and said so. That is no broken link — the link-failure listeners are not
+     * told, not even of the end of its connections that follows — but sends to it fail from now on.
+     * Called once per peer, on a transport thread. Transports that cannot tell a departure from a
+     * failure ignore it (their peers' closes look like failures, as before).
+     */
+    default void onDeparture(IntConsumer listener) {
+    }
+
+    /**
      * Gives up on a peer another component found dead (heartbeats): sends to it fail from now on,
      * including those blocked waiting for room.
      */
@@ -59,7 +70,10 @@ public interface Transport extends AutoCloseable {
         return false;
     }
 
-    /** Releases the transport's resources; blocked receivers wake up with an error. */
+    /**
+     * Releases the transport's resources; blocked receivers wake up with an error. Where the
+     * transport can, the others hear that this peer left ({@link #onDeparture}), not that it failed.
+     */
     @Override
     void close();
 }

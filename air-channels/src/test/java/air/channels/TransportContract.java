@@ -303,4 +303,33 @@ public abstract class TransportContract {
         net.get(0).send(2, Channels.CONTROL, text("still fine"));
         assertThat(text(net.get(2).receive(Channels.CONTROL, WAIT))).isEqualTo("still fine");
     }
+
+    @Test
+    void a_peer_that_closes_leaves_and_the_others_hear_a_departure_never_a_broken_link() throws Exception {
+        requirePeerLossAlone();
+        List<Transport> net = network(3);
+        CountDownLatch departed = new CountDownLatch(2);
+        List<Integer> leavers = new CopyOnWriteArrayList<>();
+        List<Integer> blamed = new CopyOnWriteArrayList<>();
+        for (int p : new int[] {0, 2}) {
+            net.get(p).onLinkFailure((peer, t) -> blamed.add(peer));
+            net.get(p).onDeparture(peer -> {
+                leavers.add(peer);
+                departed.countDown();
+            });
+        }
+        // a peer that finished: its last frames on the data and control lanes, then it closes while the others go on
+        net.get(1).send(0, Channels.data(0), text("last rows"));
+        net.get(1).send(0, Channels.CONTROL, text("done"));
+        net.get(1).close();
+        assertThat(departed.await(10, TimeUnit.SECONDS)).as("the others hear that peer 1 left").isTrue();
+        assertThat(leavers).containsExactlyInAnyOrder(1, 1);
+        assertThat(text(net.get(0).receive(Channels.data(0), WAIT))).as("what it sent before leaving still arrives").isEqualTo("last rows");
+        assertThat(text(net.get(0).receive(Channels.CONTROL, WAIT))).isEqualTo("done");
+        assertThatThrownBy(() -> net.get(0).send(1, Channels.CONTROL, text("x"))).hasMessageContaining("peer 1 left");
+        net.get(2).send(0, Channels.data(0), text("still here"));
+        assertThat(text(net.get(0).receive(Channels.data(0), WAIT))).isEqualTo("still here");
+        Thread.sleep(200); // time for the end of peer 1's connections to be misread as a failure, were it one
+        assertThat(blamed).as("a peer that left is no broken link").isEmpty();
+    }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 
 /**
  * One peer of an in-JVM network: frames are encoded, handed over through a bounded JCTools queue
@@ -24,7 +25,8 @@ import java.util.function.BiConsumer;
  * hears the end of a connection. Only the links to the lost peer break; the others keep working,
  * so a network built to {@linkplain #survivesPeerLoss survive a loss} carries replication's
  * takeover. Frames a peer handed over before it was lost are still delivered, as bytes already in
- * a socket's receive buffer are.
+ * a socket's receive buffer are. A peer that {@linkplain #close closes} instead <em>leaves</em>:
+ * the others hear a departure ({@link #onDeparture}), never a broken link.
  */
 public final class InJvmTransport implements Transport {
 
@@ -141,6 +143,12 @@ public final class InJvmTransport implements Transport {
         links.listen(listener);
     }
 
+    /** Departures are told on the thread of the peer that closes, before its {@link #close} returns. */
+    @Override
+    public void onDeparture(IntConsumer listener) {
+        links.listenDepartures(listener);
+    }
+
     /**
      * Gives up on {@code peer}: sends to it fail from now on, including those blocked waiting for
      * room; the lost peer's side of the link breaks too, as a closed socket's does.
@@ -190,6 +198,13 @@ public final class InJvmTransport implements Transport {
         t.start();
     }
 
+    /** {@code peer} closed its transport: its link closes as a departure, not a failure, unless this peer is gone or it already broke. */
+    private void peerLeft(int peer) {
+        if (!closed && links.depart(peer)) {
+            wakeSendersTo(peer);
+        }
+    }
+
     /** Callers of this peer blocked sending to {@code peer} re-check and find the link broken. */
     private void wakeSendersTo(int peer) {
         network[peer].inbound.values().forEach(ParkingQueue::wakeAll);
@@ -215,11 +230,22 @@ public final class InJvmTransport implements Transport {
         }
     }
 
-    /** Closes this peer's end; blocked receivers wake with an error. Waits (up to 5 s) for the link-failure notices it started. */
+    /**
+     * Closes this peer's end; blocked receivers wake with an error, and every other live peer hears
+     * that this one left. Waits (up to 5 s) for the link-failure notices it started.
+     */
     @Override
     public void close() {
+        boolean leaving = !closed; // not after a crash, nor twice
         closed = true;
         inbound.values().forEach(ParkingQueue::wakeAll);
+        if (leaving) {
+            for (InJvmTransport other : network) {
+                if (other != this) {
+                    other.peerLeft(self);
+                }
+            }
+        }
         long deadline = System.nanoTime() + 5_000_000_000L;
         for (Thread t : notifiers) {
             if (t == Thread.currentThread()) {

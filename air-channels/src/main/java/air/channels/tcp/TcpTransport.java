@@ -35,6 +35,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,15 @@ import org.slf4j.LoggerFactory;
  * as a {@link FrameException} naming the sender, and the link stays in step; an outer length that
  * cannot be a frame means the stream is garbage, so that link is dropped with the same error.
  * Peers find each other through the rendezvous MPJ's daemon-less ranks use ({@code air.channels.bootstrap.Rendezvous}).
+ *
+ * <p>{@link #close} says goodbye: after its last frame each lane carries a goodbye ({@code [-1][0]})
+ * and then the end of the stream. A peer that reads a goodbye knows the sender <em>left</em>: it
+ * tells the departure listeners, not those of link failures, ends its own side of that lane and
+ * takes the end of the sender's connections that follows for what it is. Without it, the end of a
+ * finished peer's data lane, read before its heartbeat goodbye, looked like a broken link and got
+ * it suspected while the others were still finishing. The closing side reads on until the other
+ * side has ended its half too (up to the close's deadline), so that no unread byte turns its
+ * close into a reset.
  */
 public final class TcpTransport implements Transport {
 
@@ -61,6 +71,10 @@ public final class TcpTransport implements Transport {
     private static final int RECEIVE_QUEUE = 256;
     /** Lanes per pair of peers: 0 control and heartbeats, 1 shuffle data, 2 replica traffic. */
     static final int LANES = 3;
+    /** The channel field of a goodbye (its length field is 0): the sender closed its transport, nothing follows on this lane. */
+    private static final int GOODBYE = -1;
+    /** How long {@link #close} waits for queued sends to go out and for the peers to end their side of each connection. */
+    private static final long CLOSE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /** What a receiver hands to {@link #receive}: a frame or the error it found. */
     private record Arrival(Frame frame, RuntimeException error) { }
@@ -76,7 +90,10 @@ public final class TcpTransport implements Transport {
     private final ConcurrentHashMap<Integer, ParkingQueue<Arrival>> inbound = new ConcurrentHashMap<>();
     private final LinkFailures links;
     private final CopyOnWriteArrayList<Thread> senders = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Thread> receivers = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** {@link #crash}: closed without a goodbye. Set before {@link #closed}. */
+    private volatile boolean crashed;
 
     @SuppressWarnings("unchecked")
     private TcpTransport(int self, int peers, FrameCodec codec, Socket[][] sockets) {
@@ -98,8 +115,8 @@ public final class TcpTransport implements Transport {
                         .unstarted(() -> sendLoop(peer, l));
                 senders.add(s);
                 s.start();
-                Thread.ofPlatform().daemon().name("air-tcp-recv-" + p + (lane == 0 ? "-control" : "-data"))
-                        .start(() -> receiveLoop(peer, l));
+                receivers.add(Thread.ofPlatform().daemon().name("air-tcp-recv-" + p + (lane == 0 ? "-control" : "-data"))
+                        .start(() -> receiveLoop(peer, l)));
             }
         }
     }
@@ -369,6 +386,10 @@ public final class TcpTransport implements Transport {
                     out.flush();
                 }
             }
+            if (!crashed) { // only a close ends the loop: this peer leaves, the peer must not take the end of stream for a failure
+                out.writeInt(GOODBYE);
+                out.writeInt(0);
+            }
             out.flush();
         } catch (IOException | InterruptedException e) {
             if (!closed) {
@@ -386,6 +407,7 @@ public final class TcpTransport implements Transport {
     }
 
     private void receiveLoop(int peer, int lane) {
+        boolean saidGoodbye = false;
         try {
             DataInputStream in = new DataInputStream(new BufferedInputStream(sockets[peer][lane].getInputStream(), 64 * 1024));
             while (true) {
@@ -393,12 +415,19 @@ public final class TcpTransport implements Transport {
                 try {
                     channel = in.readInt();
                 } catch (EOFException e) {
-                    if (!closed) {
-                        broken(peer, new EOFException("peer " + peer + " closed the connection"));
+                    if (saidGoodbye) {
+                        closeQuietly(sockets[peer][lane]); // both sides have ended this lane
+                    } else if (!closed) {
+                        broken(peer, new EOFException("peer " + peer + " closed the connection")); // quiet if it left on another lane
                     }
                     return;
                 }
                 int length = in.readInt();
+                if (channel == GOODBYE && length == 0) {
+                    saidGoodbye = true;
+                    left(peer, lane);
+                    continue; // on to the end of the stream, which follows
+                }
                 if (channel < 0 || channel > 0xFFFF || laneOf(channel) != lane || length < FrameCodec.HEADER_BYTES
                         || length > FrameCodec.HEADER_BYTES + codec.maxPayload()) {
                     FrameException garbage = new FrameException(peer, "the stream is not AIR frames (channel " + channel + ", length "
@@ -428,9 +457,31 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /**
+     * {@code peer} said goodbye on {@code lane}: it left (the first lane to say so tells the
+     * departure listeners) and this side ends its half of the lane, so that the leaving peer's
+     * close reads to the end of the stream and closes cleanly.
+     */
+    private void left(int peer, int lane) {
+        try {
+            sockets[peer][lane].shutdownOutput();
+        } catch (IOException ignored) {
+            // already ended (this peer is closing too) or gone: nothing to end
+        }
+        if (links.depart(peer)) {
+            wakeSenders(peer);
+            LOG.debug("peer {} left", peer);
+        }
+    }
+
+    /** Hands an arrival to its channel's receiver; once closed, drops it (the receive loop reads on to the end of the stream). */
     private void deliver(int channel, Arrival a) {
         if (!closed) {
-            inboundOf(channel).offer(a, () -> closed, "closed");
+            try {
+                inboundOf(channel).offer(a, () -> closed, "closed");
+            } catch (IllegalStateException e) {
+                // closed while waiting for room: dropped as every later arrival is
+            }
         }
     }
 
@@ -455,6 +506,11 @@ public final class TcpTransport implements Transport {
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
         links.listen(listener);
+    }
+
+    @Override
+    public void onDeparture(IntConsumer listener) {
+        links.listenDepartures(listener);
     }
 
     @Override
@@ -489,11 +545,15 @@ public final class TcpTransport implements Transport {
 
     private void closePeer(int peer) {
         for (Socket s : sockets[peer]) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // nothing more to release
-            }
+            closeQuietly(s);
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing more to release
         }
     }
 
@@ -507,7 +567,11 @@ public final class TcpTransport implements Transport {
         }
     }
 
-    /** Flushes queued sends (up to 5 s), then closes every connection; blocked receivers wake up with an error. */
+    /**
+     * Flushes queued sends and says goodbye on every lane, waits for each peer to end its side in
+     * answer (all within 5 s), then closes every connection; blocked receivers wake up with an error.
+     * The others hear that this peer left, not that its links broke.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -515,23 +579,36 @@ public final class TcpTransport implements Transport {
         }
         closed = true;
         inbound.values().forEach(ParkingQueue::wakeAll);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        for (Thread t : senders) {
-            long left = deadline - System.nanoTime();
-            try {
-                if (left > 0) {
-                    t.join(Math.max(1, left / 1_000_000));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        long deadline = System.nanoTime() + CLOSE_NANOS;
+        if (joinAll(senders, deadline)) {
+            joinAll(receivers, deadline); // each ends at its peer's end of stream: nothing unread is left to reset the connection
         }
         closeAll(sockets);
     }
 
+    /** Joins these threads (not the caller) until the deadline; false if interrupted meanwhile (the interrupt is kept). */
+    private static boolean joinAll(List<Thread> threads, long deadline) {
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            if (t == Thread.currentThread()) {
+                continue; // a listener on a receiver's thread that closes the transport
+            }
+            try {
+                t.join(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Drops every connection at once without a flush, as a killed process would: for tests of peer loss. */
     public void crash() {
+        crashed = true; // first: no sender may say goodbye on its way out
         closed = true;
         inbound.values().forEach(ParkingQueue::wakeAll);
         closeAll(sockets);

@@ -1,18 +1,20 @@
 package air.replication.replica;
 
 import air.runtime.impl.checkpoint.PartSections;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * How a copy of a peer's snapshot takes the next checkpoint's changes, on the sender (its own
- * copy, which it sends whole to a target that does not hold the checkpoint before) and on every
- * replica: each part of the changes folded onto the same tasklet's part of the copy
- * ({@link PartSections#append}), without reading any operator's bytes. The result is a new value
- * that needs nothing before it, as the copy it was folded onto: each part complete sections (a
- * whole state and the changes written after it). A part only the copy has is dropped (its tasklet
- * no longer writes state); a part new in the changes (a tasklet taken over since) must be complete,
- * since a new tasklet writes whole state.
+ * A replica's copy of a peer's snapshot as a chain: the parts of a whole checkpoint, then the
+ * parts of each checkpoint of changes after it, oldest first, kept as they arrived. Changes are
+ * checked when they arrive ({@link #check}: cost in proportion to the changes) and folded only
+ * when the copy is read, for a takeover ({@link #part}): each tasklet's part folded over the chain
+ * in one pass ({@link PartSections#appendAll}), which is what {@link PartSections#append} of each
+ * checkpoint onto the one before gives. A part that a checkpoint of the chain lacks is dropped
+ * from then on (its tasklet no longer writes state); a part new in a checkpoint of changes (a
+ * tasklet taken over since) must be complete, since a new tasklet writes whole state.
  */
 final class Folding {
 
@@ -20,33 +22,60 @@ final class Folding {
     }
 
     /**
-     * {@code changes} (checkpoint {@code id}'s parts, changes since {@code id - 1}) folded onto
-     * {@code older}, the copy of checkpoint {@code id - 1}; neither is changed.
+     * Checks that {@code changes} (checkpoint {@code id}'s parts, changes since {@code id - 1}) can
+     * be folded onto {@code before}, the parts of checkpoint {@code id - 1}: every part reads as
+     * operator states, and one new at {@code id} is complete. Reads the changes only.
      *
      * @throws IllegalArgumentException naming the part, when a part cannot be read as operator
      *                                  states or a new part holds changes only
      */
-    static Map<String, byte[]> fold(Map<String, byte[]> older, long id, Map<String, byte[]> changes) {
-        Map<String, byte[]> folded = new HashMap<>(changes.size() * 2);
+    static void check(Map<String, byte[]> before, long id, Map<String, byte[]> changes) {
         for (Map.Entry<String, byte[]> e : changes.entrySet()) {
             String part = e.getKey();
-            byte[] before = older.get(part);
             boolean complete;
             try {
-                if (before != null) {
-                    folded.put(part, PartSections.append(before, e.getValue()));
-                    continue;
-                }
                 complete = PartSections.complete(e.getValue());
             } catch (RuntimeException x) {
                 throw new IllegalArgumentException("part " + part + " of checkpoint " + id + " cannot be folded onto checkpoint " + (id - 1)
                         + ": " + x.getMessage(), x);
             }
-            if (!complete) {
+            if (!complete && !before.containsKey(part)) {
                 throw new IllegalArgumentException("part " + part + " is new at checkpoint " + id + " but holds only changes, and checkpoint "
                         + (id - 1) + " has no state of it to apply them to");
             }
-            folded.put(part, e.getValue());
+        }
+    }
+
+    /**
+     * Part {@code name} of the newest checkpoint of {@code chain}, folded over the checkpoints
+     * before it that hold it without a gap; null when the newest checkpoint has no such part.
+     */
+    static byte[] part(List<Map<String, byte[]>> chain, String name) {
+        int from = chain.size();
+        while (from > 0 && chain.get(from - 1).containsKey(name)) {
+            from--;
+        }
+        if (from == chain.size()) {
+            return null;
+        }
+        List<byte[]> parts = new ArrayList<>(chain.size() - from);
+        for (int i = from; i < chain.size(); i++) {
+            parts.add(chain.get(i).get(name));
+        }
+        try {
+            return PartSections.appendAll(parts);
+        } catch (RuntimeException x) {
+            throw new IllegalStateException("part " + name + " cannot be folded over its chain of " + parts.size() + " checkpoint(s): "
+                    + x.getMessage(), x);
+        }
+    }
+
+    /** Every part of the newest checkpoint of {@code chain}, each folded ({@link #part}). */
+    static Map<String, byte[]> parts(List<Map<String, byte[]>> chain) {
+        Map<String, byte[]> newest = chain.get(chain.size() - 1);
+        Map<String, byte[]> folded = new HashMap<>(newest.size() * 2);
+        for (String name : newest.keySet()) {
+            folded.put(name, part(chain, name));
         }
         return Map.copyOf(folded);
     }

@@ -44,18 +44,24 @@ import org.slf4j.LoggerFactory;
  * a takeover, and passes takeover announcements on.
  *
  * <p>Incremental copies ({@link #keepsChains}): a checkpoint that holds only changes since the one
- * before goes as those changes to each target that acknowledged the checkpoint before from this
- * peer, and as this peer's own copy of its newest snapshot, folded whole ({@link Folding}), to any
- * other (a new target after a membership change, one that missed the checkpoint before). A replica
- * folds the changes onto its newest copy from that peer when that copy is of the checkpoint just
- * before, else asks for the whole copy. Every copy, on either side, is a value that needs nothing
- * before it: a whole state and the changes written after it, so at most a chain of
- * {@code fullCheckpointEvery} checkpoints; the next whole checkpoint replaces it.
+ * before goes as those changes to every target, each of which must hold the checkpoint before from
+ * this peer. A replica keeps per sender the chain as it arrived, no copy folded: the parts of the
+ * newest whole checkpoint and those of each checkpoint of changes after it (checked, not folded,
+ * {@link Folding#check}), so that a checkpoint of changes costs in proportion to the changes on
+ * both sides; a whole copy starts a new chain, and a copy is folded only when a takeover reads it
+ * ({@link Held#part}). Changes that do not follow the newest copy held here (a checkpoint missed,
+ * none yet), or that would grow its chain past {@code maxChain} checkpoints or past the bytes of
+ * its whole copy (and {@link #CHAIN_BYTES_FLOOR}), are answered SEND_WHOLE. The sender keeps no
+ * copy of its own: a target that lacks the checkpoint before (one that answers SEND_WHOLE, or a
+ * new target after a membership change that never acknowledged the checkpoint before) fails that
+ * checkpoint's write with an {@link IOException} saying so, and the coordinator makes its next
+ * checkpoint whole. A chain is at most {@code fullCheckpointEvery} checkpoints: the coordinator
+ * writes a whole one at least that often.
  *
- * <p>Messages: PUT (a peer's snapshot: WHOLE, which replaces the copy held of that peer, or
- * CHANGES since the checkpoint before, folded onto the copy held), ACK (with a status: HELD, or
- * SEND_WHOLE when the changes do not apply to the copy held here; the sender then sends the whole
- * copy, under the same deadline), REPLICATED (blocks covered by a peer's replicated snapshot),
+ * <p>Messages: PUT (a peer's snapshot: WHOLE, which starts a new chain of that peer here, or
+ * CHANGES since the checkpoint before, added to the chain held), ACK (with a status: HELD, or
+ * SEND_WHOLE when the changes do not apply to the chain held here; the sender's write of that
+ * checkpoint then fails, and its next is whole), REPLICATED (blocks covered by a peer's replicated snapshot),
  * TAKEOVER (blocks moved to a new host). Each names the job's sequence number and the sender's
  * membership view number; another job's are ignored, and so is anything from a peer the installed
  * view no longer holds (a fenced peer's snapshots and takeovers never count). Garbage (also changes
@@ -78,19 +84,61 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
     /** What a PUT holds: a whole snapshot, or the changes since the checkpoint before. */
     static final int WHOLE = 0, CHANGES = 1;
-    /** An ACK's status: the snapshot is held here, or its changes did not apply to the copy held here. */
+    /** An ACK's status: the snapshot is held here, or its changes did not apply to the chain held here. */
     static final int HELD = 0, SEND_WHOLE = 1;
     private static final long ACK_TIMEOUT_MS = 60_000;
+    /**
+     * The changes of a chain may outweigh its whole copy up to this many bytes before a replica asks
+     * for a whole copy: a small state's changes weigh about as much as the state, and a whole copy
+     * every other checkpoint would cost more than the chain.
+     */
+    static final long CHAIN_BYTES_FLOOR = 1L << 20;
+    /** The copies this peer's targets hold, as the writer thread sent them; read by tasklets deciding a checkpoint ({@link #prefersWhole}). */
+    private volatile long sentWholeBytes;
+    private volatile long sentChangesBytes;
+    private volatile long lastChangesBytes;
 
     /**
-     * A peer's snapshot held here: who sent it, its checkpoint number, the blocks it covers, its
-     * parts (each complete: a whole state and the changes written after it, {@link Folding}).
+     * A peer's snapshot held here: who sent it, its checkpoint number, the blocks it covers, and its
+     * chain as it arrived, oldest first: the parts of a whole checkpoint, {@code id - chain.size() + 1},
+     * then those of each checkpoint of changes up to {@code id}; only complete chains are held.
      */
-    public record Held(int from, long id, int[] blocks, Map<String, byte[]> parts) {
+    public record Held(int from, long id, int[] blocks, List<Map<String, byte[]>> chain) {
+
+        public Held {
+            chain = List.copyOf(chain);
+        }
 
         boolean covers(int block) {
             return Arrays.stream(blocks).anyMatch(b -> b == block);
         }
+
+        /** Tasklet {@code name}'s part of checkpoint {@link #id}, folded over the chain ({@link Folding#part}); null when it has none. */
+        public byte[] part(String name) {
+            return Folding.part(chain, name);
+        }
+
+        /** Every part of checkpoint {@link #id}, each folded over the chain. */
+        public Map<String, byte[]> parts() {
+            return Folding.parts(chain);
+        }
+
+        /** The bytes of the changes of the chain (all but its whole copy). */
+        long changesBytes() {
+            long bytes = 0;
+            for (int i = 1; i < chain.size(); i++) {
+                bytes += bytesOf(chain.get(i));
+            }
+            return bytes;
+        }
+    }
+
+    private static long bytesOf(Map<String, byte[]> parts) {
+        long bytes = 0;
+        for (byte[] part : parts.values()) {
+            bytes += part.length;
+        }
+        return bytes;
     }
 
     /** Hears that blocks moved to a new host under a view. */
@@ -115,12 +163,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     /** Per block, the replicated checkpoint before the newest: with two or more replicas producers keep their logs from here. */
     private final long[] previousCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
-    /** Per checkpoint being replicated, the targets that answered SEND_WHOLE and have not been sent the whole copy yet. */
+    /** Per checkpoint being replicated, the targets that answered SEND_WHOLE: they lack its base, and its write fails. */
     private final Map<Long, Set<Integer>> wholeWanted = new HashMap<>();
-    /** Per target, the newest checkpoint of this peer it acknowledged holding: it gets the changes of the next one. */
+    /** Per target, the newest checkpoint of this peer it acknowledged holding: it may get the changes of the next one. */
     private final Map<Integer, Long> heldBy = new ConcurrentHashMap<>();
-    /** This peer's own newest snapshot, folded: what a target that lacks the checkpoint before gets (the checkpoint writer's). */
-    private volatile Copy own;
+    /** The most checkpoints a chain held here grows to (the sender's whole checkpoint and its changes) before SEND_WHOLE. */
+    private final int maxChain;
     private final long ackTimeoutMs;
     /**
      * Guards {@link #acks} and {@link #wholeWanted}: a lock, not a monitor, so that a virtual thread
@@ -142,10 +190,6 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private volatile JobEvents events = JobEvents.NONE;
     private volatile String jobName = "";
 
-    /** A snapshot of this peer: its checkpoint number and its parts, each complete. */
-    private record Copy(long id, Map<String, byte[]> parts) {
-    }
-
     /** A copy from one sender whose chunks are still arriving: checkpoint, mode, chunk count, the data of those in so far. */
     private record Partial(long id, int mode, int count, List<ByteBuffer> data) {
 
@@ -154,22 +198,29 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
     }
 
-    public ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure) {
-        this(session, job, replicas, workers, onFailure, ACK_TIMEOUT_MS);
+    /**
+     * {@code maxChain}: the most checkpoints of a chain held here, a whole one and the changes after
+     * it (the job's {@code fullCheckpointEvery}: its peers write a whole checkpoint at least that often).
+     */
+    public ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Consumer<Throwable> onFailure) {
+        this(session, job, replicas, workers, maxChain, onFailure, ACK_TIMEOUT_MS, Chunks.DEFAULT_BYTES);
     }
 
-    /** {@code ackTimeoutMs}: how long a snapshot waits for its targets' acknowledgements before its checkpoint fails. */
-    ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure, long ackTimeoutMs) {
-        this(session, job, replicas, workers, onFailure, ackTimeoutMs, Chunks.DEFAULT_BYTES);
-    }
-
-    /** {@code chunkBytes}: the most data bytes one PUT carries (tests cut copies into many small chunks). */
-    ReplicaService(ClusterSession session, long job, int replicas, int workers, Consumer<Throwable> onFailure, long ackTimeoutMs,
-                   int chunkBytes) {
+    /**
+     * {@code ackTimeoutMs}: how long a snapshot waits for its targets' acknowledgements before its
+     * checkpoint fails; {@code chunkBytes}: the most data bytes one PUT carries (tests cut copies
+     * into many small chunks).
+     */
+    ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Consumer<Throwable> onFailure,
+                   long ackTimeoutMs, int chunkBytes) {
         if (chunkBytes < 1 || chunkBytes > Chunks.MAX_BYTES) {
             throw new IllegalArgumentException("chunkBytes must be in [1, " + Chunks.MAX_BYTES + "] (a frame carries at most "
                     + FrameCodec.DEFAULT_MAX_PAYLOAD + " bytes), was " + chunkBytes);
         }
+        if (maxChain < 1) {
+            throw new IllegalArgumentException("maxChain must be >= 1, was " + maxChain);
+        }
+        this.maxChain = maxChain;
         this.chunkBytes = chunkBytes;
         this.ackTimeoutMs = ackTimeoutMs;
         this.session = session;
@@ -194,10 +245,35 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         takeovers = listener;
     }
 
-    /** Replicas take the changes of a checkpoint since the one before, folded onto the copy they hold. */
+    /** Replicas take the changes of a checkpoint since the one before, added to the chain they hold. */
     @Override
     public boolean keepsChains() {
         return true;
+    }
+
+    /** A copy every target holds now: the chain they hold grows by it, or starts again with it. */
+    private void sent(boolean changes, long bytes) {
+        if (changes) {
+            sentChangesBytes += bytes;
+            lastChangesBytes = bytes;
+        } else {
+            sentWholeBytes = bytes;
+            sentChangesBytes = 0;
+            lastChangesBytes = 0;
+        }
+    }
+
+    /**
+     * Whether the next checkpoint should be whole: its changes would likely take the chain the
+     * targets hold past the bytes they accept ({@link #chain}: the whole copy's, or the floor), so
+     * that the coordinator writes a whole one instead of a copy of changes answered SEND_WHOLE (a
+     * failed checkpoint). Reckoned with two more copies of changes as large as the last, since the
+     * next checkpoint may be decided while this one is still being sent.
+     */
+    @Override
+    public boolean prefersWhole() {
+        long changes = lastChangesBytes;
+        return changes > 0 && sentChangesBytes + 2 * changes > Math.max(sentWholeBytes, CHAIN_BYTES_FLOOR);
     }
 
     @Override
@@ -206,24 +282,18 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     }
 
     /**
-     * Sends checkpoint {@code id} to the targets: whole when {@code base == id}; else its changes to
-     * each target that acknowledged checkpoint {@code id - 1} from here, and this peer's own folded
-     * copy to the others and to any that answers SEND_WHOLE. Called in checkpoint order, on one
-     * thread (the coordinator's writer).
+     * Sends checkpoint {@code id} to the targets and returns once all of them hold it: whole when
+     * {@code base == id}, else its changes, which a target takes only when it holds checkpoint
+     * {@code id - 1} of this peer. This peer keeps no copy to send instead: when a target lacks
+     * the checkpoint before (it never acknowledged it, or answers SEND_WHOLE) the write fails with
+     * an {@link IOException} saying so, and the coordinator's next checkpoint is whole. Called in
+     * checkpoint order, on one thread (the coordinator's writer).
      */
     @Override
     public void write(String jobKey, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
         boolean changes = base != id;
-        Copy before = own;
-        if (changes && (before == null || before.id() != id - 1)) {
-            throw new IOException("checkpoint " + id + " holds changes since checkpoint " + (id - 1) + ", but the newest snapshot of peer "
-                    + session.self() + " here is " + (before == null ? "none" : "checkpoint " + before.id()));
-        }
-        Copy copy = new Copy(id, changes ? Folding.fold(before.parts(), id, parts) : Map.copyOf(parts));
-        own = copy; // also when this checkpoint fails: the coordinator's next one is then whole
         int[] blocks = blocksOf(parts.keySet());
-        List<ByteBuffer> changesMessage = changes ? put(CHANGES, id, blocks, parts) : null;
-        List<ByteBuffer> wholeMessage = changes ? null : put(WHOLE, id, blocks, copy.parts());
+        List<ByteBuffer> message = put(changes ? CHANGES : WHOLE, id, blocks, parts);
         Set<Integer> sent = new HashSet<>();
         List<Integer> acked;
         long deadline = System.currentTimeMillis() + ackTimeoutMs;
@@ -244,46 +314,37 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                     }
                     return;
                 }
-                List<Integer> wantWhole = new ArrayList<>();
+                List<Integer> fresh = new ArrayList<>();
                 for (int t : targets) {
-                    if (sent.add(t)) {
-                        if (changes && heldBy.getOrDefault(t, -1L) == id - 1) {
-                            sendCopy(t, changesMessage);
-                        } else {
-                            wantWhole.add(t);
+                    if (!sent.contains(t)) {
+                        if (changes && heldBy.getOrDefault(t, -1L) != id - 1) { // a new target after a view change, say
+                            throw lacksBase(t, id, "it never acknowledged checkpoint " + (id - 1) + " of this peer");
                         }
+                        fresh.add(t);
                     }
+                }
+                for (int t : fresh) {
+                    sent.add(t);
+                    sendCopy(t, message);
                 }
                 acksLock.lock();
                 try {
-                    Set<Integer> asked = wholeWanted.get(id);
-                    wantWhole.addAll(asked);
-                    asked.clear();
-                    if (wantWhole.isEmpty()) {
-                        if (acks.get(id).containsAll(targets)) {
-                            acked = targets;
-                            break;
+                    for (int t : wholeWanted.get(id)) {
+                        if (targets.contains(t)) {
+                            throw lacksBase(t, id, "it answered SEND_WHOLE");
                         }
-                        if (System.currentTimeMillis() > deadline) {
-                            throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ackTimeoutMs
-                                    + " ms");
-                        }
-                        ackArrived.await(100, TimeUnit.MILLISECONDS);
                     }
+                    if (acks.get(id).containsAll(targets)) {
+                        acked = targets;
+                        break;
+                    }
+                    if (System.currentTimeMillis() > deadline) {
+                        throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ackTimeoutMs
+                                + " ms");
+                    }
+                    ackArrived.await(100, TimeUnit.MILLISECONDS);
                 } finally {
                     acksLock.unlock();
-                }
-                for (int t : wantWhole) {
-                    if (targets.contains(t)) {
-                        if (changes) {
-                            LOG.info("peer {}: sending peer {} the whole copy of checkpoint {}: it does not hold checkpoint {} of this peer",
-                                    session.self(), t, id, id - 1);
-                        }
-                        if (wholeMessage == null) {
-                            wholeMessage = put(WHOLE, id, blocks, copy.parts());
-                        }
-                        sendCopy(t, wholeMessage);
-                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -298,6 +359,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 acksLock.unlock();
             }
         }
+        sent(changes, bytesOf(parts));
         String covered = Arrays.toString(blocks) + " on peer(s) " + acked;
         if (!covered.equals(lastCovered)) { // the first snapshot, a takeover's blocks, or a new replica after a loss
             lastCovered = covered;
@@ -313,6 +375,13 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         broadcast(note.buffer());
         noteReplicated(id, blocks);
+    }
+
+    /** Why checkpoint {@code id} of changes cannot be replicated on {@code target}: the coordinator's next checkpoint is whole. */
+    private IOException lacksBase(int target, long id, String why) {
+        return new IOException("the replica on peer " + target + " lacks checkpoint " + id + "'s base (" + why + "): checkpoint " + id
+                + " of peer " + session.self() + " holds only changes since checkpoint " + (id - 1) + ", and this peer keeps no whole "
+                + "copy to send instead; the next checkpoint will be whole");
     }
 
     /**
@@ -560,7 +629,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     /**
      * One chunk of a PUT: gathered into its sender's copy in progress; the last one's copy is
-     * held (or folded) and acknowledged.
+     * held (or added to its chain) and acknowledged.
      */
     private void chunk(WireIn in, Frame f) {
         int from = f.peer();
@@ -620,7 +689,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         if (body.remaining() != 0) {
             throw body.malformed("PUT of checkpoint " + id + ": " + body.remaining() + " byte(s) after its parts");
         }
-        int status = mode == WHOLE ? keep(new Held(from, id, blocks, Map.copyOf(parts))) : fold(from, id, blocks, parts);
+        int status = mode == WHOLE ? keep(new Held(from, id, blocks, List.of(Map.copyOf(parts)))) : chain(from, id, blocks, parts);
         WireOut ack = new WireOut(32);
         ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id).putByte(status);
         ByteBuffer message = ack.buffer();
@@ -652,11 +721,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     }
 
     /**
-     * Checkpoint {@code id}'s changes from {@code from}, folded onto its copy of checkpoint
-     * {@code id - 1} held here into a new copy; SEND_WHOLE when the newest copy held here is older
-     * (a checkpoint missed, or none yet). Changes that cannot be folded are garbage from the sender.
+     * Checkpoint {@code id}'s changes from {@code from}, added to the chain of its copy of checkpoint
+     * {@code id - 1} held here as a new copy (the changes checked, nothing folded); SEND_WHOLE when
+     * the newest copy held here is older (a checkpoint missed, or none yet) or the chain would grow
+     * past its bound. Changes that cannot be folded are garbage from the sender.
      */
-    private int fold(int from, long id, int[] blocks, Map<String, byte[]> changes) {
+    private int chain(int from, long id, int[] blocks, Map<String, byte[]> changes) {
         List<Held> copies = held.get(from);
         Held newest = copies == null ? null : copies.get(copies.size() - 1);
         if (newest != null && newest.id() >= id) {
@@ -664,16 +734,28 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         if (newest == null || newest.id() != id - 1) {
             LOG.info("peer {}: checkpoint {} of peer {} holds changes since checkpoint {}, but the newest copy of it here is {}: "
-                    + "asking for the whole copy", session.self(), id, from, id - 1, newest == null ? "none" : "of checkpoint " + newest.id());
+                    + "asking for a whole copy", session.self(), id, from, id - 1, newest == null ? "none" : "of checkpoint " + newest.id());
             return SEND_WHOLE;
         }
-        Map<String, byte[]> folded;
+        List<Map<String, byte[]>> chain = newest.chain();
+        long changesBytes = newest.changesBytes() + bytesOf(changes);
+        long wholeBytes = bytesOf(chain.get(0));
+        if (chain.size() >= maxChain || changesBytes > Math.max(wholeBytes, CHAIN_BYTES_FLOOR)) {
+            LOG.info("peer {}: checkpoint {} of peer {} would make its chain here {} checkpoints of {} bytes of changes since its whole copy "
+                    + "of {} bytes (checkpoint {}), more than {} checkpoints or {} bytes: asking for a whole copy", session.self(), id, from,
+                    chain.size() + 1, changesBytes, wholeBytes, newest.id() - chain.size() + 1, maxChain, Math.max(wholeBytes,
+                    CHAIN_BYTES_FLOOR));
+            return SEND_WHOLE;
+        }
         try {
-            folded = Folding.fold(newest.parts(), id, changes);
+            Folding.check(chain.get(chain.size() - 1), id, changes);
         } catch (IllegalArgumentException e) {
             throw new FrameException(from, e.getMessage());
         }
-        return keep(new Held(from, id, blocks, folded));
+        List<Map<String, byte[]>> longer = new ArrayList<>(chain.size() + 1);
+        longer.addAll(chain);
+        longer.add(Map.copyOf(changes));
+        return keep(new Held(from, id, blocks, longer));
     }
 
     private int[] readBlocks(WireIn in) {

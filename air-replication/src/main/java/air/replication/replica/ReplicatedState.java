@@ -91,7 +91,7 @@ final class ReplicatedState implements FaultTolerance {
 
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
-        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), context::fail);
+        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), context::fail);
         replication = ReplicationContext.create(cluster, replicas, new ReplicationContext.LogBound(
                 Long.getLong(LOG_BYTES_PROPERTY, DEFAULT_LOG_BYTES), context::isCancelled,
                 Counter.builder("air.upstream.log.holds").tag("job", config.name())

@@ -192,7 +192,7 @@ final class Takeover {
             for (int i = 0; i < blocks.length; i++) {
                 ReplicaService.Held held = copies.get(i);
                 graphs.add(JobGraph.build(plan, config, context, replication.session().transport(), part -> {
-                    byte[] bytes = held.parts().get(part);
+                    byte[] bytes = held.part(part); // folded here, over the chain the replica kept as it arrived
                     if (bytes == null) {
                         throw new IllegalStateException("the copy of peer " + held.from() + "'s state at checkpoint " + held.id()
                                 + " has no state for tasklet " + part);

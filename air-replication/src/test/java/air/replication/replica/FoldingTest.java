@@ -7,11 +7,12 @@ import air.runtime.impl.checkpoint.OperatorId;
 import air.runtime.impl.checkpoint.PartSections;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A copy takes the next checkpoint's changes part by part, and stays a value that needs nothing before it. */
+/** A chain of checkpoints is checked as it grows and folded, part by part, only when read. */
 class FoldingTest {
 
     static final OperatorId OP = new OperatorId("count", "counter", false, List.of(), "count (T.java:1)");
@@ -43,34 +44,56 @@ class FoldingTest {
         return out.toString();
     }
 
-    @Test
-    void changes_are_added_to_the_whole_state_and_the_older_copy_is_left_as_it_was() {
-        Map<String, byte[]> one = Map.of("v0/0", whole(10), "v1/0", whole(20));
-        Map<String, byte[]> two = Folding.fold(one, 2, Map.of("v0/0", changes(1), "v1/0", changes(2)));
-        Map<String, byte[]> three = Folding.fold(two, 3, Map.of("v0/0", changes(3), "v1/0", whole(99)));
-
-        assertThat(states(three.get("v0/0"))).isEqualTo("complete 10 1 3");
-        assertThat(states(three.get("v1/0"))).as("a whole state replaces the changes before it").isEqualTo("complete 99");
-        assertThat(states(two.get("v0/0"))).isEqualTo("complete 10 1");
-        assertThat(states(one.get("v0/0"))).isEqualTo("complete 10");
-        assertThat(three.values()).allMatch(PartSections::complete);
+    /** The reference: {@code chain}'s checkpoints folded pair by pair ({@link PartSections#append}), as a replica did on every one. */
+    static Map<String, byte[]> foldedPairwise(List<Map<String, byte[]>> chain) {
+        Map<String, byte[]> folded = chain.get(0);
+        for (Map<String, byte[]> next : chain.subList(1, chain.size())) {
+            Map<String, byte[]> before = folded;
+            Map<String, byte[]> step = new HashMap<>();
+            next.forEach((part, bytes) -> step.put(part, before.containsKey(part) ? PartSections.append(before.get(part), bytes) : bytes));
+            folded = step;
+        }
+        return folded;
     }
 
     @Test
-    void a_part_gone_from_the_changes_is_dropped_and_a_new_complete_one_is_kept() {
-        Map<String, byte[]> one = Map.of("v0/0", whole(10), "v1/0", whole(20));
-        Map<String, byte[]> two = Folding.fold(one, 2, Map.of("v0/0", changes(1), "v0/3", whole(30)));
+    void a_chain_is_folded_part_by_part_as_folding_every_checkpoint_onto_the_one_before_would() {
+        List<Map<String, byte[]>> chain = List.of(Map.of("v0/0", whole(10), "v1/0", whole(20)),
+                Map.of("v0/0", changes(1), "v1/0", changes(2)),
+                Map.of("v0/0", changes(3), "v1/0", whole(99)),
+                Map.of("v0/0", changes(4), "v1/0", changes(5)));
 
-        assertThat(two).containsOnlyKeys("v0/0", "v0/3");
-        assertThat(states(two.get("v0/3"))).isEqualTo("complete 30");
+        assertThat(states(Folding.part(chain, "v0/0"))).isEqualTo("complete 10 1 3 4");
+        assertThat(states(Folding.part(chain, "v1/0"))).as("a whole state replaces the changes before it").isEqualTo("complete 99 5");
+        Map<String, byte[]> reference = foldedPairwise(chain);
+        assertThat(Folding.parts(chain)).containsOnlyKeys("v0/0", "v1/0");
+        Folding.parts(chain).forEach((part, bytes) -> assertThat(bytes).as(part).isEqualTo(reference.get(part)));
+        assertThat(Folding.parts(chain).values()).allMatch(PartSections::complete);
+        assertThat(Folding.part(chain.subList(0, 1), "v0/0")).as("a chain of one: the whole part itself").isSameAs(chain.get(0).get("v0/0"));
+        assertThat(states(Folding.part(chain.subList(0, 2), "v0/0"))).as("a shorter chain: an older copy").isEqualTo("complete 10 1");
+    }
+
+    @Test
+    void a_part_gone_from_a_checkpoint_is_dropped_and_a_new_complete_one_starts_there() {
+        List<Map<String, byte[]>> chain = List.of(Map.of("v0/0", whole(10), "v1/0", whole(20)),
+                Map.of("v0/0", changes(1), "v0/3", whole(30)),
+                Map.of("v0/0", changes(2), "v0/3", changes(3), "v1/0", whole(40)));
+
+        assertThat(Folding.parts(chain)).containsOnlyKeys("v0/0", "v0/3", "v1/0");
+        assertThat(states(Folding.part(chain, "v0/3"))).isEqualTo("complete 30 3");
+        assertThat(states(Folding.part(chain, "v1/0"))).as("v1/0 of checkpoint 1 was dropped at 2").isEqualTo("complete 40");
+        assertThat(Folding.part(chain.subList(0, 2), "v1/0")).isNull();
+        Map<String, byte[]> reference = foldedPairwise(chain);
+        Folding.parts(chain).forEach((part, bytes) -> assertThat(bytes).as(part).isEqualTo(reference.get(part)));
     }
 
     @Test
     void a_new_part_of_changes_only_or_bytes_that_are_no_part_are_refused_naming_the_part() {
         Map<String, byte[]> one = Map.of("v0/0", whole(10));
-        assertThatThrownBy(() -> Folding.fold(one, 2, Map.of("v0/0", changes(1), "v0/3", changes(3))))
+        Folding.check(one, 2, Map.of("v0/0", changes(1), "v0/3", whole(3)));
+        assertThatThrownBy(() -> Folding.check(one, 2, Map.of("v0/0", changes(1), "v0/3", changes(3))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("part v0/3 is new at checkpoint 2");
-        assertThatThrownBy(() -> Folding.fold(one, 2, Map.of("v0/0", new byte[] {0, 0, 0, 1, 7})))
+        assertThatThrownBy(() -> Folding.check(one, 2, Map.of("v0/0", new byte[] {0, 0, 0, 1, 7})))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("part v0/0 of checkpoint 2 cannot be folded onto checkpoint 1");
     }
 }

@@ -44,12 +44,16 @@ import org.junit.jupiter.api.Timeout;
  * transports. Peers 0 and 1 run a {@link ReplicaService}; peer 2 is played by hand (it reads and
  * writes the replica channel itself), so that a test sees which kind of PUT went where and can
  * miss a checkpoint, ask for the whole copy, cut its copies into chunks as it likes or send garbage.
+ * A replica keeps each sender's chain as it arrived and folds it only when a copy is read; a sender
+ * keeps no copy, so a target that lacks the checkpoint before fails the write of changes.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReplicaServiceTest {
 
     private static final long JOB = 7;
     private static final String KEY = "job";
+    /** The longest chain a replica holds in these tests (the job's fullCheckpointEvery). */
+    private static final int MAX_CHAIN = 8;
     /** Peer 0's part (block 0 with one worker), and peer 2's. */
     private static final String PART0 = "v0/0", PART2 = "v0/2";
 
@@ -92,14 +96,19 @@ class ReplicaServiceTest {
 
     /** Peer 0's service, cutting its copies into chunks of {@code chunkBytes}. */
     private ReplicaService sender(int replicas, long ackTimeoutMs, int chunkBytes) {
-        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, e -> { }, ackTimeoutMs, chunkBytes);
+        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, MAX_CHAIN, e -> { }, ackTimeoutMs, chunkBytes);
         services.add(s);
         return s;
     }
 
     /** Peer 1's service: it only holds copies (three, as with two replicas). */
     private ReplicaService receiver() {
-        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, failed1::add);
+        return receiver(MAX_CHAIN);
+    }
+
+    /** Peer 1's service, holding chains of at most {@code maxChain} checkpoints. */
+    private ReplicaService receiver(int maxChain) {
+        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, maxChain, failed1::add);
         services.add(s);
         return s;
     }
@@ -231,6 +240,11 @@ class ReplicaServiceTest {
         return FoldingTest.bytes(new PartSections(1).add(FoldingTest.OP, new WireOut(state.length + 8).putBytes(state)).done());
     }
 
+    /** A part of changes of one operator: {@code state}. */
+    private static byte[] changesOf(byte[] state) {
+        return FoldingTest.bytes(new PartSections(1).addChanges(FoldingTest.OP, new WireOut(state.length + 8).putBytes(state)).done());
+    }
+
     private static byte[] random(Random random, int bytes) {
         byte[] b = new byte[bytes];
         random.nextBytes(b);
@@ -265,6 +279,9 @@ class ReplicaServiceTest {
         assertThat(states(three.parts().get(PART0))).as("the whole state, then the changes of 2 and 3").isEqualTo("complete 10 1 3");
         assertThat(SavedState.ofPart(PART0, three.parts().get(PART0)).states(FoldingTest.OP.id(), 0))
                 .extracting(WireIn::getLong).containsExactly(10L, 1L, 3L);
+        assertThat(three.chain()).as("the chain as it arrived: the whole copy of 1, the changes of 2 and 3").hasSize(3);
+        assertThat(three.chain().get(0).get(PART0)).isEqualTo(whole(10));
+        assertThat(three.chain().get(2).get(PART0)).isEqualTo(changes(3));
         assertThat(peer1.idsCovering(0)).containsExactly(1L, 2L, 3L);
         assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("an older copy stays as it was").isEqualTo("complete 10 1");
         assertThat(states(peer1.copyAt(0, 1).parts().get(PART0))).isEqualTo("complete 10");
@@ -276,10 +293,11 @@ class ReplicaServiceTest {
         ack(4, ReplicaService.HELD);
         whole.get(20, TimeUnit.SECONDS);
         assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 50");
+        assertThat(peer1.newestCovering(0).chain()).as("a whole copy starts a new chain").hasSize(1);
     }
 
     @Test
-    void a_target_that_missed_the_checkpoint_before_gets_the_whole_folded_copy_and_then_changes_again() throws Exception {
+    void changes_for_a_target_that_missed_the_checkpoint_before_fail_the_write_and_the_next_whole_one_is_held() throws Exception {
         ReplicaService peer1 = receiver();
         ReplicaService peer0 = sender(2, 3_000);
         Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
@@ -293,26 +311,33 @@ class ReplicaServiceTest {
         assertThatThrownBy(() -> two.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IOException.class).hasMessageContaining("did not acknowledge checkpoint 2");
 
+        // as a new target after a view change: it never acknowledged the checkpoint before, so changes cannot go to it
         Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changes(3)));
-        Put put = nextPut();
-        assertThat(put.id()).isEqualTo(3);
-        assertThat(put.mode()).as("peer 2 does not hold checkpoint 2").isEqualTo(ReplicaService.WHOLE);
-        ack(3, ReplicaService.HELD);
-        three.get(20, TimeUnit.SECONDS);
-        assertThat(states(put.parts().get(PART0))).isEqualTo("complete 10 1 3");
-        assertThat(peer1.newestCovering(0).parts().get(PART0)).as("peer 1 folded the changes to the same copy")
-                .isEqualTo(put.parts().get(PART0));
+        assertThatThrownBy(() -> three.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IOException.class)
+                .hasMessageContaining("the replica on peer 2 lacks checkpoint 3's base (it never acknowledged checkpoint 2 of this peer)")
+                .hasMessageContaining("the next checkpoint will be whole");
 
-        Future<Void> four = write(peer0, 4, 1, Map.of(PART0, changes(4)));
-        assertThat(nextPut().mode()).as("peer 2 acknowledged checkpoint 3").isEqualTo(ReplicaService.CHANGES);
+        Future<Void> four = write(peer0, 4, 4, Map.of(PART0, whole(40)));
+        Put put = nextPut();
+        assertThat(put.id()).as("checkpoint 3 went nowhere").isEqualTo(4);
+        assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
         ack(4, ReplicaService.HELD);
         four.get(20, TimeUnit.SECONDS);
-        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 10 1 3 4");
+        assertThat(peer1.newestCovering(0).chain()).hasSize(1);
+        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 40");
+
+        Future<Void> five = write(peer0, 5, 4, Map.of(PART0, changes(5)));
+        assertThat(nextPut().mode()).as("peer 2 acknowledged checkpoint 4").isEqualTo(ReplicaService.CHANGES);
+        ack(5, ReplicaService.HELD);
+        five.get(20, TimeUnit.SECONDS);
+        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 40 5");
+        assertThat(peer0.replicatedCut(0)).isEqualTo(5);
     }
 
     @Test
-    void a_target_that_answers_send_whole_gets_the_whole_folded_copy_within_the_same_write() throws Exception {
-        receiver();
+    void send_whole_fails_the_write_naming_the_replica_and_the_following_whole_copy_is_held() throws Exception {
+        ReplicaService peer1 = receiver();
         ReplicaService peer0 = sender(2, 20_000);
         Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
         nextPut();
@@ -322,13 +347,24 @@ class ReplicaServiceTest {
         Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1)));
         assertThat(nextPut().mode()).isEqualTo(ReplicaService.CHANGES);
         ack(2, ReplicaService.SEND_WHOLE);
-        Put again = nextPut();
-        assertThat(again.id()).isEqualTo(2);
-        assertThat(again.mode()).isEqualTo(ReplicaService.WHOLE);
-        assertThat(states(again.parts().get(PART0))).isEqualTo("complete 10 1");
-        assertThat(two).as("not acknowledged yet").isNotDone();
-        ack(2, ReplicaService.HELD);
-        two.get(20, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> two.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IOException.class)
+                .hasMessageContaining("the replica on peer 2 lacks checkpoint 2's base (it answered SEND_WHOLE)")
+                .hasMessageContaining("the next checkpoint will be whole");
+        assertThat(peer0.replicatedCut(0)).as("checkpoint 2 does not count as replicated").isEqualTo(1);
+
+        Future<Void> three = write(peer0, 3, 3, Map.of(PART0, whole(30)));
+        Put put = nextPut();
+        assertThat(put.id()).isEqualTo(3);
+        assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
+        assertThat(states(put.parts().get(PART0))).isEqualTo("complete 30");
+        assertThat(three).as("not acknowledged yet").isNotDone();
+        ack(3, ReplicaService.HELD);
+        three.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.replicatedCut(0)).isEqualTo(3);
+        assertThat(peer1.newestCovering(0).id()).isEqualTo(3);
+        assertThat(peer1.newestCovering(0).chain()).hasSize(1);
+        assertThat(failed1).isEmpty();
     }
 
     @Test
@@ -344,8 +380,7 @@ class ReplicaServiceTest {
         assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.SEND_WHOLE));
         assertThat(peer1.newestCovering(2).id()).as("still the copy of checkpoint 1").isEqualTo(1);
 
-        byte[] folded = Folding.fold(Folding.fold(Map.of(PART2, whole(10)), 2, Map.of(PART2, changes(1))), 3,
-                Map.of(PART2, changes(3))).get(PART2);
+        byte[] folded = PartSections.append(PartSections.append(whole(10), changes(1)), changes(3));
         put(3, ReplicaService.WHOLE, folded);
         assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.HELD));
         assertThat(peer1.newestCovering(2).id()).isEqualTo(3);
@@ -475,5 +510,110 @@ class ReplicaServiceTest {
         assertThat(peer1.idsCovering(2)).containsExactly(1L);
         assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10");
         assertThat(failed1).isEmpty();
+    }
+
+    @Test
+    void a_replica_keeps_the_chain_as_it_arrived_and_a_takeover_reads_it_folded() throws Exception {
+        ReplicaService peer1 = receiver();
+        List<Map<String, byte[]>> sent = new ArrayList<>();
+        for (long id = 1; id <= 5; id++) {
+            byte[] part = id == 1 ? whole(10) : changes(id);
+            sent.add(Map.of(PART2, part));
+            put(id, id == 1 ? ReplicaService.WHOLE : ReplicaService.CHANGES, part, id == 4 ? 3 : 1);
+            assertThat(nextAck()).isEqualTo(new Ack(1, id, ReplicaService.HELD));
+        }
+
+        ReplicaService.Held five = peer1.newestCovering(2);
+        assertThat(five.id()).isEqualTo(5);
+        assertThat(five.chain()).as("nothing folded: the whole copy of 1 and the changes of 2 to 5").hasSize(5);
+        for (int i = 0; i < 5; i++) {
+            assertThat(five.chain().get(i)).containsOnlyKeys(PART2);
+            assertThat(five.chain().get(i).get(PART2)).as("checkpoint %d as sent", i + 1).isEqualTo(sent.get(i).get(PART2));
+        }
+        byte[] reference = FoldingTest.foldedPairwise(sent).get(PART2);
+        assertThat(five.part(PART2)).as("what a takeover restores: the fold of the chain").isEqualTo(reference);
+        assertThat(states(five.part(PART2))).isEqualTo("complete 10 2 3 4 5");
+        assertThat(SavedState.of(five.chain()).states(FoldingTest.OP.id(), 2)).as("as the runtime folds a restored chain")
+                .extracting(WireIn::getLong).containsExactly(10L, 2L, 3L, 4L, 5L);
+        assertThat(five.part("v0/9")).isNull();
+        assertThat(peer1.idsCovering(2)).containsExactly(3L, 4L, 5L);
+        assertThat(states(peer1.copyAt(2, 3).part(PART2))).as("an older copy: a shorter chain").isEqualTo("complete 10 2 3");
+
+        put(6, ReplicaService.WHOLE, whole(60));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
+        assertThat(peer1.newestCovering(2).chain()).as("a whole copy replaces the chain").hasSize(1);
+        put(7, ReplicaService.CHANGES, changes(7));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 7, ReplicaService.HELD));
+        assertThat(peer1.newestCovering(2).chain()).hasSize(2);
+        assertThat(states(peer1.newestCovering(2).part(PART2))).isEqualTo("complete 60 7");
+        assertThat(states(peer1.copyAt(2, 5).part(PART2))).as("the copy of 5 kept for a common checkpoint").isEqualTo("complete 10 2 3 4 5");
+        assertThat(failed1).isEmpty();
+    }
+
+    @Test
+    void a_chain_past_its_bound_in_checkpoints_or_bytes_is_answered_send_whole_and_the_copy_held_stays() throws Exception {
+        ReplicaService peer1 = receiver(3);
+        put(1, ReplicaService.WHOLE, whole(10));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        put(2, ReplicaService.CHANGES, changes(2));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 2, ReplicaService.HELD));
+        put(3, ReplicaService.CHANGES, changes(3));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.HELD));
+        put(4, ReplicaService.CHANGES, changes(4));
+        assertThat(nextAck()).as("a fourth checkpoint in a chain of at most three").isEqualTo(new Ack(1, 4, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.newestCovering(2).id()).isEqualTo(3);
+        assertThat(states(peer1.newestCovering(2).part(PART2))).isEqualTo("complete 10 2 3");
+        put(4, ReplicaService.WHOLE, whole(40));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 4, ReplicaService.HELD));
+        assertThat(peer1.newestCovering(2).chain()).hasSize(1);
+
+        Random random = new Random(4);
+        int floor = (int) ReplicaService.CHAIN_BYTES_FLOOR;
+        put(5, ReplicaService.WHOLE, wholeOf(random(random, floor + floor / 4)), 4);
+        assertThat(nextAck()).isEqualTo(new Ack(1, 5, ReplicaService.HELD));
+        put(6, ReplicaService.CHANGES, changesOf(random(random, floor * 3 / 4)), 4);
+        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
+        put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 3 / 4)), 4);
+        assertThat(nextAck()).as("changes of 1.5 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
+        assertThat(peer1.newestCovering(2).id()).isEqualTo(6);
+        assertThat(peer1.newestCovering(2).chain()).hasSize(2);
+
+        put(8, ReplicaService.WHOLE, whole(80));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 8, ReplicaService.HELD));
+        for (long id = 9; id <= 10; id++) {
+            put(id, ReplicaService.CHANGES, changes(id));
+            assertThat(nextAck()).as("changes of a few bytes onto a small whole copy: under the floor").isEqualTo(new Ack(1, id,
+                    ReplicaService.HELD));
+        }
+        assertThat(failed1).isEmpty();
+    }
+
+    @Test
+    void a_sender_asks_for_a_whole_checkpoint_before_its_changes_would_outgrow_what_its_replicas_accept() throws Exception {
+        receiver();
+        ReplicaService peer0 = sender(2, 20_000);
+        Random random = new Random(7);
+        int floor = (int) ReplicaService.CHAIN_BYTES_FLOOR;
+        assertThat(peer0.prefersWhole()).as("nothing sent yet").isFalse();
+        Future<Void> one = write(peer0, 1, 1, Map.of(PART0, wholeOf(random(random, floor * 2))));
+        nextPut();
+        ack(1, ReplicaService.HELD);
+        one.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.prefersWhole()).as("a whole copy held, no changes yet").isFalse();
+        Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changesOf(random(random, floor / 8))));
+        nextPut();
+        ack(2, ReplicaService.HELD);
+        two.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.prefersWhole()).as("small changes onto a 2 MiB copy").isFalse();
+        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor))));
+        nextPut();
+        ack(3, ReplicaService.HELD);
+        three.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.prefersWhole()).as("1.1 MiB of changes held, two more like the last would pass the 2 MiB copy").isTrue();
+        Future<Void> four = write(peer0, 4, 4, Map.of(PART0, wholeOf(random(random, floor * 2))));
+        nextPut();
+        ack(4, ReplicaService.HELD);
+        four.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.prefersWhole()).as("a whole copy starts again").isFalse();
     }
 }

@@ -105,6 +105,15 @@ public interface CheckpointStore {
     }
 
     /**
+     * Whether this store would rather have the next checkpoint whole (asked when a checkpoint's
+     * kind is decided; chains only): the chain it keeps has grown as large as it accepts, say, so
+     * that a checkpoint of changes would be refused. False by default.
+     */
+    default boolean prefersWhole() {
+        return false;
+    }
+
+    /**
      * Writes this peer's part of checkpoint {@code id}, which holds only changes since checkpoint
      * {@code id - 1} unless {@code base == id}: a restore needs every checkpoint from {@code base}
      * (a whole one) to {@code id}, so the store keeps them as long as it keeps this one, and takes

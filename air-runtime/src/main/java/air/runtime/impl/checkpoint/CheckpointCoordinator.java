@@ -129,7 +129,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     public synchronized boolean full(long id) {
         Boolean whole = wholeness.get(id);
         if (whole == null) {
-            whole = id >= nextFull;
+            whole = id >= nextFull || fullEvery > 1 && store.prefersWhole();
             if (whole) {
                 nextFull = id + fullEvery;
             }

@@ -171,6 +171,39 @@ public final class PartSections {
         return write(folded);
     }
 
+    /**
+     * A chain of one tasklet's parts, oldest first, folded in one pass: what {@link #append} of each
+     * part onto the fold of those before it gives, with every part read once and the result written
+     * once (folding a chain pair by pair rewrites the whole state at every step). A chain of one
+     * part is that part.
+     */
+    public static byte[] appendAll(List<byte[]> chain) {
+        if (chain.isEmpty()) {
+            throw new IllegalArgumentException("a chain of no parts");
+        }
+        if (chain.size() == 1) {
+            return chain.get(0);
+        }
+        Map<String, Section> folded = read(chain.get(0));
+        for (int i = 1; i < chain.size(); i++) {
+            Map<String, Section> next = new LinkedHashMap<>();
+            for (Map.Entry<String, Section> e : read(chain.get(i)).entrySet()) {
+                Section now = e.getValue();
+                Section was = folded.get(e.getKey());
+                if (now.complete() || was == null || !was.descriptor().equals(now.descriptor())) {
+                    next.put(e.getKey(), now);
+                } else {
+                    List<byte[]> states = new ArrayList<>(was.states().size() + now.states().size());
+                    states.addAll(was.states());
+                    states.addAll(now.states());
+                    next.put(e.getKey(), new Section(now.descriptor(), was.complete(), states));
+                }
+            }
+            folded = next;
+        }
+        return write(folded);
+    }
+
     /** A part of {@code sections} as {@link #read} reads it. */
     static byte[] write(Map<String, Section> sections) {
         WireOut w = new WireOut(256);

@@ -27,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * {@link Membership} views, and the job it is running (one at a time). Every blocking wait here
  * also watches for a lost peer or an abort, so no peer waits forever for one that died; a wait
  * without a deadline (the end of a job) says every half minute whom it is still waiting for.
+ *
+ * <p>A peer that closes its session says LEAVE on the control channel, and its transport says
+ * goodbye on its links: the others take its end for a departure, never for a failure, so a peer
+ * that finished early and left is not suspected by one still finishing (gathering the results, or
+ * in the finish barrier). A peer that left while the job it was part of still ran here, before
+ * this peer's part was done, is as lost as a dead one; a wait for a message from a peer that left
+ * without sending it fails at once instead of waiting forever.
  */
 public final class ClusterSession implements AutoCloseable {
 
@@ -63,6 +70,10 @@ public final class ClusterSession implements AutoCloseable {
     private final MeshAuth auth;
     /** Peers removed by an installed view: the others go on without them. */
     private final AtomicIntegerArray gone; // 1: removed; read on every remote send under replication
+    /** Peers that closed their session (said LEAVE): whatever they sent before is dispatched. */
+    private final AtomicIntegerArray left;
+    /** The job whose finish barrier this peer entered (its part is done); -1 before any. */
+    private volatile long finishingJob = -1;
     /** The running job's taker of lost peers when it is replicated; null: a lost peer fails the job. */
     private volatile PeerLossHandler peerLossHandler;
     /** The running job survives a lost peer (replication): views that come before its handler wait for it. */
@@ -90,6 +101,7 @@ public final class ClusterSession implements AutoCloseable {
         this.startupTimeoutMs = startupTimeoutMs;
         this.control = new ControlPlane(transport, this::onAbort, e -> fail("garbage on the control channel: " + e.getMessage()));
         this.gone = new AtomicIntegerArray(transport.peers());
+        this.left = new AtomicIntegerArray(transport.peers());
         this.membership = new Membership(transport.self(), transport.peers(), new ControlMessenger(), new MembershipEvents(),
                 (ms, check) -> Thread.ofPlatform().daemon().name("air-membership-recheck").start(() -> {
                     LockSupport.parkNanos(ms * 1_000_000L); // a timer: the grace before a missing quorum fences this peer
@@ -98,6 +110,7 @@ public final class ClusterSession implements AutoCloseable {
         this.monitor = new PeerMonitor(transport, heartbeatMs, failureTimeoutMs, this::onSuspected);
         monitor.onPaused(membership::fenceSelf);
         control.onMembership(this::onMembershipMessage);
+        control.onLeave(this::onLeave);
         this.liveness = startLiveness();
     }
 
@@ -161,6 +174,32 @@ public final class ClusterSession implements AutoCloseable {
             lost = why;
         }
         fail(why);
+    }
+
+    /**
+     * A peer closed its session. After this peer's part of the job was done (in or past the finish
+     * barrier, which the leaver passed, so every part is done) or between jobs, it simply left: it is
+     * never suspected for the end of its links or its silence. While this peer's part still runs,
+     * the leaver's part may still be owed: it is lost as a dead process is.
+     */
+    private void onLeave(ControlPlane.Message m) {
+        int p = m.peer();
+        if (isGone(p)) {
+            return; // removed already: the others went on without it
+        }
+        left.set(p, 1);
+        long job = currentJob;
+        if (job != -1 && finishingJob != job) {
+            monitor.processGone(p, "it left the cluster (closed its session) while job " + job + " still ran on peer " + self());
+        } else {
+            monitor.left(p);
+            LOG.debug("peer {}: peer {} left the cluster", self(), p);
+        }
+    }
+
+    /** Whether {@code peer} closed its session (said LEAVE). */
+    public boolean hasLeft(int peer) {
+        return left.get(peer) == 1;
     }
 
     private void onMembershipMessage(ControlPlane.Message m) {
@@ -387,6 +426,15 @@ public final class ClusterSession implements AutoCloseable {
             if (m != null || !missingFrom(heard)) {
                 return m;
             }
+            List<Integer> leavers = missing(heard).stream().filter(this::hasLeft).toList();
+            if (!leavers.isEmpty()) {
+                m = control.next(kind, job, 0); // a peer's messages are dispatched before its LEAVE: one it sent is queued by now
+                if (m != null) {
+                    return m;
+                }
+                throw new IllegalStateException("peer " + self() + " cannot " + what + ": peer(s) " + leavers
+                        + " left the cluster (closed their session) without taking part");
+            }
             long now = System.currentTimeMillis();
             if (now > nextNote) {
                 nextNote = now + STILL_WAITING_MS;
@@ -413,6 +461,9 @@ public final class ClusterSession implements AutoCloseable {
 
     /** After the local part of a job finished: waits until every peer's part has, or one fails. */
     public void finishBarrier(long job) throws InterruptedException {
+        if (job == currentJob) {
+            finishingJob = job; // before DONE goes out: a peer that hears every DONE, and leaves, finds this one finishing
+        }
         control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0], this::isGone);
         fromEveryPeer(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, "finish");
     }
@@ -420,7 +471,7 @@ public final class ClusterSession implements AutoCloseable {
     /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */
     public void abortAll(long job, String reason) {
         try {
-            control.sendToAll(ControlPlane.Kind.ABORT, job, "peer " + self() + ": " + reason, new byte[0], this::isGone);
+            control.sendToAll(ControlPlane.Kind.ABORT, job, "peer " + self() + ": " + reason, new byte[0], p -> isGone(p) || hasLeft(p));
         } catch (RuntimeException e) {
             LOG.debug("could not tell every peer about the failure", e);
         }
@@ -474,6 +525,19 @@ public final class ClusterSession implements AutoCloseable {
         return self();
     }
 
+    /** Tells every member still here that this peer leaves (best effort: a peer that is gone cannot hear it). */
+    private void sayLeaving() {
+        for (int p = 0; p < peers(); p++) {
+            if (p != self() && !isGone(p) && !hasLeft(p)) {
+                try {
+                    control.send(p, ControlPlane.Kind.LEAVE, 0, "", new byte[0]);
+                } catch (RuntimeException e) {
+                    LOG.debug("LEAVE to peer {} not sent: {}", p, e.getMessage());
+                }
+            }
+        }
+    }
+
     private void checkUsable() {
         String fence = membership.fencedBecause();
         if (fence != null) {
@@ -484,8 +548,10 @@ public final class ClusterSession implements AutoCloseable {
         }
     }
 
+    /** Leaves the cluster: LEAVE to every member, after all this peer sent; then the goodbyes of liveness, heartbeats and transport. */
     @Override
     public void close() {
+        sayLeaving();
         if (liveness != null) {
             liveness.close();
         }

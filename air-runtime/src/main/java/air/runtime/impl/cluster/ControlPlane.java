@@ -21,13 +21,14 @@ import org.slf4j.LoggerFactory;
  * plan fingerprint), ABORT (a peer's job failed, with why), DONE (a peer finished its part), GATHER
  * (bytes for rank 0), HELLO (a peer's liveness address), VIEW (a numbered membership view, in the
  * bytes), SUSPECT (a peer its sender suspects, reported to the coordinator; the job field holds the
- * sender's view number).
+ * sender's view number), LEAVE (the sender closed its session: whatever it sent before has been
+ * dispatched by the time it is heard).
  */
 public final class ControlPlane implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
-    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO, VIEW, SUSPECT }
+    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO, VIEW, SUSPECT, LEAVE }
 
     /** One control message from a peer. */
     public record Message(int peer, Kind kind, long job, String text, byte[] bytes) { }
@@ -36,6 +37,7 @@ public final class ControlPlane implements AutoCloseable {
     private final ConcurrentHashMap<String, LinkedBlockingQueue<Message>> queues = new ConcurrentHashMap<>();
     private final Consumer<Message> onAbort;
     private volatile Consumer<Message> onMembership = m -> { };
+    private volatile Consumer<Message> onLeave = m -> { };
     private final Consumer<RuntimeException> onGarbage;
     private final Thread reader;
     private volatile boolean closed;
@@ -86,7 +88,16 @@ public final class ControlPlane implements AutoCloseable {
         onMembership = listener;
     }
 
+    /** Where LEAVE messages go (they are not queued), on the reader's thread, after every earlier message of that peer. */
+    public void onLeave(Consumer<Message> listener) {
+        onLeave = listener;
+    }
+
     private void dispatch(Message m) {
+        if (m.kind == Kind.LEAVE) {
+            onLeave.accept(m);
+            return;
+        }
         if (m.kind == Kind.VIEW || m.kind == Kind.SUSPECT) {
             onMembership.accept(m);
             return;

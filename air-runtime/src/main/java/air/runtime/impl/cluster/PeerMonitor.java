@@ -19,14 +19,16 @@ import org.slf4j.LoggerFactory;
  * heard from for the failure timeout is suspected (once), and so is one whose link broke; the
  * suspicion goes to the {@link Membership}, which decides. Peers overdue in one pass are suspected
  * together, so that a peer that resumes after a pause sees at once that it lost everyone. A peer
- * that leaves says goodbye first, so that its silence is not taken for death. Both loops run
+ * that leaves says goodbye first, so that its silence is not taken for death; so does its
+ * transport where it can ({@link Transport#onDeparture}), and its session on the control channel
+ * ({@link #left}): a peer heard leaving is never suspected, whichever goodbye comes first. Both loops run
  * on platform threads: on virtual threads, tasklets that keep every carrier busy delayed
  * heartbeats by seconds (measured: a healthy peer declared lost after 6.4 s of silence).
  */
 public final class PeerMonitor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PeerMonitor.class);
-    private static final byte BEAT = 1, BYE = 2;
+    static final byte BEAT = 1, BYE = 2; // package-private: a test holds a goodbye back
 
     private final Transport transport;
     private final long intervalNanos;
@@ -62,6 +64,7 @@ public final class PeerMonitor implements AutoCloseable {
         long now = System.nanoTime();
         Arrays.fill(lastHeard, now);
         transport.onLinkFailure(this::linkBroke);
+        transport.onDeparture(this::left);
         this.receiver = Thread.ofPlatform().daemon().name("air-heartbeat-in-" + transport.self()).start(this::receiveLoop);
         this.sender = Thread.ofPlatform().daemon().name("air-heartbeat-out-" + transport.self()).start(this::sendLoop);
     }
@@ -167,6 +170,21 @@ public final class PeerMonitor implements AutoCloseable {
     /** The liveness connection to {@code peer} ended without a goodbye: its process is gone. */
     public void processGone(int peer, String why) {
         lost(Map.of(peer, why), Evidence.PROCESS_GONE);
+    }
+
+    /**
+     * {@code peer} left: it finished and closed normally, saying so. No more heartbeats to or from
+     * it, and neither its silence nor the end of its links is a suspicion.
+     */
+    public void left(int peer) {
+        boolean first;
+        synchronized (gone) {
+            first = !gone[peer];
+            gone[peer] = true;
+        }
+        if (first) {
+            LOG.debug("peer {}: peer {} left", transport.self(), peer);
+        }
     }
 
     /** {@code peer} was removed from the membership: no more heartbeats to or from it, its link closed. */
