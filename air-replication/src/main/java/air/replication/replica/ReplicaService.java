@@ -50,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * {@link Folding#check}), so that a checkpoint of changes costs in proportion to the changes on
  * both sides; a whole copy starts a new chain, and a copy is folded only when a takeover reads it
  * ({@link Held#part}). Changes that do not follow the newest copy held here (a checkpoint missed,
- * none yet), or that would grow its chain past {@code maxChain} checkpoints or past the bytes of
- * its whole copy (and {@link #CHAIN_BYTES_FLOOR}), are answered SEND_WHOLE. The sender keeps no
+ * none yet), or that would grow its chain past {@code maxChain} checkpoints or past twice the
+ * bytes of its whole copy (and {@link #CHAIN_BYTES_FLOOR}), are answered SEND_WHOLE. The sender keeps no
  * copy of its own: a target that lacks the checkpoint before (one that answers SEND_WHOLE, or a
  * new target after a membership change that never acknowledged the checkpoint before) fails that
  * checkpoint's write with an {@link IOException} saying so, and the coordinator makes its next
@@ -251,6 +251,16 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return true;
     }
 
+    /**
+     * The most bytes of changes a chain held here takes on top of its whole copy of
+     * {@code wholeBytes}: twice that (a growing state's changes can outweigh the whole copy they
+     * follow: the million-key job's second checkpoint does), or {@link #CHAIN_BYTES_FLOOR} for a
+     * small one.
+     */
+    static long chainBound(long wholeBytes) {
+        return Math.max(2 * wholeBytes, CHAIN_BYTES_FLOOR);
+    }
+
     /** A copy every target holds now: the chain they hold grows by it, or starts again with it. */
     private void sent(boolean changes, long bytes) {
         if (changes) {
@@ -273,7 +283,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     @Override
     public boolean prefersWhole() {
         long changes = lastChangesBytes;
-        return changes > 0 && sentChangesBytes + 2 * changes > Math.max(sentWholeBytes, CHAIN_BYTES_FLOOR);
+        return changes > 0 && sentChangesBytes + 2 * changes > chainBound(sentWholeBytes);
     }
 
     @Override
@@ -740,11 +750,10 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         List<Map<String, byte[]>> chain = newest.chain();
         long changesBytes = newest.changesBytes() + bytesOf(changes);
         long wholeBytes = bytesOf(chain.get(0));
-        if (chain.size() >= maxChain || changesBytes > Math.max(wholeBytes, CHAIN_BYTES_FLOOR)) {
+        if (chain.size() >= maxChain || changesBytes > chainBound(wholeBytes)) {
             LOG.info("peer {}: checkpoint {} of peer {} would make its chain here {} checkpoints of {} bytes of changes since its whole copy "
                     + "of {} bytes (checkpoint {}), more than {} checkpoints or {} bytes: asking for a whole copy", session.self(), id, from,
-                    chain.size() + 1, changesBytes, wholeBytes, newest.id() - chain.size() + 1, maxChain, Math.max(wholeBytes,
-                    CHAIN_BYTES_FLOOR));
+                    chain.size() + 1, changesBytes, wholeBytes, newest.id() - chain.size() + 1, maxChain, chainBound(wholeBytes));
             return SEND_WHOLE;
         }
         try {

@@ -571,10 +571,11 @@ class ReplicaServiceTest {
         int floor = (int) ReplicaService.CHAIN_BYTES_FLOOR;
         put(5, ReplicaService.WHOLE, wholeOf(random(random, floor + floor / 4)), 4);
         assertThat(nextAck()).isEqualTo(new Ack(1, 5, ReplicaService.HELD));
-        put(6, ReplicaService.CHANGES, changesOf(random(random, floor * 3 / 4)), 4);
-        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
-        put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 3 / 4)), 4);
-        assertThat(nextAck()).as("changes of 1.5 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
+        put(6, ReplicaService.CHANGES, changesOf(random(random, floor * 7 / 5)), 4);
+        assertThat(nextAck()).as("changes of 1.4 MiB onto a whole copy of 1.25 MiB: a growing state").isEqualTo(new Ack(1, 6,
+                ReplicaService.HELD));
+        put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 7 / 5)), 4);
+        assertThat(nextAck()).as("changes of 2.8 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
         assertThat(peer1.newestCovering(2).id()).isEqualTo(6);
         assertThat(peer1.newestCovering(2).chain()).hasSize(2);
 
@@ -605,11 +606,11 @@ class ReplicaServiceTest {
         ack(2, ReplicaService.HELD);
         two.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("small changes onto a 2 MiB copy").isFalse();
-        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor))));
+        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor * 3 / 2))));
         nextPut();
         ack(3, ReplicaService.HELD);
         three.get(20, TimeUnit.SECONDS);
-        assertThat(peer0.prefersWhole()).as("1.1 MiB of changes held, two more like the last would pass the 2 MiB copy").isTrue();
+        assertThat(peer0.prefersWhole()).as("1.6 MiB of changes held, two more like the last would pass twice the 2 MiB copy").isTrue();
         Future<Void> four = write(peer0, 4, 4, Map.of(PART0, wholeOf(random(random, floor * 2))));
         nextPut();
         ack(4, ReplicaService.HELD);
