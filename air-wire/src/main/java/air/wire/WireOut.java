@@ -129,14 +129,6 @@ public final class WireOut {
         }
     }
 
-    /** Appends {@code len} bytes of {@code b} as they are, without a length before them. */
-    public WireOut putRawBytes(byte[] b, int off, int len) {
-        ensure(len);
-        System.arraycopy(b, off, bytes, size, len);
-        size += len;
-        return this;
-    }
-
     /** Payload bytes written so far. */
     public int size() {
         return size - HEADER_ROOM;

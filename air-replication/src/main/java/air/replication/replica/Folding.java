@@ -26,10 +26,11 @@ final class Folding {
      * be folded onto {@code before}, the parts of checkpoint {@code id - 1}: every part reads as
      * operator states, and one new at {@code id} is complete. Reads the changes only.
      *
-     * @throws IllegalArgumentException naming the part, when a part cannot be read as operator
-     *                                  states or a new part holds changes only
+     * @return null when they can; else why not, when a part new at {@code id} holds changes only
+     *         (the sender's bookkeeping and this copy disagree: a whole copy mends it)
+     * @throws IllegalArgumentException naming the part, when a part cannot be read as operator states (garbage)
      */
-    static void check(Map<String, byte[]> before, long id, Map<String, byte[]> changes) {
+    static String check(Map<String, byte[]> before, long id, Map<String, byte[]> changes) {
         for (Map.Entry<String, byte[]> e : changes.entrySet()) {
             String part = e.getKey();
             boolean complete;
@@ -40,10 +41,11 @@ final class Folding {
                         + ": " + x.getMessage(), x);
             }
             if (!complete && !before.containsKey(part)) {
-                throw new IllegalArgumentException("part " + part + " is new at checkpoint " + id + " but holds only changes, and checkpoint "
-                        + (id - 1) + " has no state of it to apply them to");
+                return "part " + part + " is new at checkpoint " + id + " but holds only changes, and checkpoint " + (id - 1)
+                        + " has no state of it to apply them to";
             }
         }
+        return null;
     }
 
     /**

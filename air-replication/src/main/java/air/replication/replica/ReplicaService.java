@@ -756,10 +756,16 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                     chain.size() + 1, changesBytes, wholeBytes, newest.id() - chain.size() + 1, maxChain, chainBound(wholeBytes));
             return SEND_WHOLE;
         }
+        String mismatch;
         try {
-            Folding.check(chain.get(chain.size() - 1), id, changes);
+            mismatch = Folding.check(chain.get(chain.size() - 1), id, changes);
         } catch (IllegalArgumentException e) {
             throw new FrameException(from, e.getMessage());
+        }
+        if (mismatch != null) {
+            LOG.info("peer {}: checkpoint {} of peer {} does not follow the copy held here ({}): asking for a whole copy", session.self(), id,
+                    from, mismatch);
+            return SEND_WHOLE;
         }
         List<Map<String, byte[]>> longer = new ArrayList<>(chain.size() + 1);
         longer.addAll(chain);

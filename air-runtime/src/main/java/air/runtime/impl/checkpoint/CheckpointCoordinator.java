@@ -61,6 +61,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter failed;
     private final Counter changesOnly;
     private volatile long lastWritten;
+    /** The newest checkpoint handed to the writer (guarded by this). */
+    private long lastDrained;
     private volatile long newestOffered;
     private volatile JobEvents events = JobEvents.NONE;
     private final int fullEvery;
@@ -151,11 +153,18 @@ public final class CheckpointCoordinator implements AutoCloseable {
         return newestOffered;
     }
 
-    /** A tasklet's part of checkpoint {@code id}; tasklets offer their parts in increasing id order. */
-    public synchronized void offer(long id, String part, byte[] bytes) {
+    /**
+     * A tasklet's part of checkpoint {@code id}; tasklets offer their parts in increasing id order.
+     *
+     * @return false when checkpoint {@code id} was already handed to the writer without this part
+     *         (a tasklet taken over from a lost peer catching up on the barriers it missed): the
+     *         part is dropped, and the tasklet's next part must hold whole state, since no
+     *         checkpoint holds this one for changes to follow
+     */
+    public synchronized boolean offer(long id, String part, byte[] bytes) {
         newestOffered = Math.max(newestOffered, id);
-        if (id <= lastWritten) {
-            return;
+        if (id <= Math.max(lastWritten, lastDrained)) {
+            return false;
         }
         Map<String, byte[]> parts = pending.computeIfAbsent(id, k -> {
             startedNanos.put(k, System.nanoTime());
@@ -164,6 +173,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
         });
         parts.put(part, bytes);
         drain();
+        return true;
     }
 
     /** A tasklet ended: {@code bytes} stands for it in every checkpoint not yet written. */
@@ -184,6 +194,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
             Map<String, byte[]> all = new HashMap<>(finished);
             all.putAll(parts);
             pending.remove(id);
+            lastDrained = id;
             long started = startedNanos.remove(id);
             Boolean whole = wholeness.remove(id);
             boolean complete = whole == null || whole;

@@ -114,8 +114,11 @@ public final class Checkpointing {
         }
     }
 
+    /** Offers this tasklet's part of checkpoint {@code id}; one the coordinator no longer takes makes the next part whole. */
     void offer(long id, String part, WireOut state) {
-        coordinator.offer(id, part, bytesOf(state));
+        if (!coordinator.offer(id, part, bytesOf(state))) {
+            lastCaptured = -1;
+        }
     }
 
     void finished(String part, WireOut state) {

@@ -91,15 +91,14 @@ final class OperatorTasklet extends Tasklet {
      */
     private WireOut capture(boolean finished, long id) {
         boolean full = finished || checkpoints.full(id);
-        WireOut head = new WireOut(256);
-        head.putByte(finished ? 1 : 0);
-        boolean changes = !full && edge.snapshotChangesTo(head, id);
-        if (!changes) {
-            head = new WireOut(256);
+        return state.capture(head -> {
             head.putByte(finished ? 1 : 0);
+            if (!full && edge.snapshotChangesTo(head, id)) {
+                return true;
+            }
             edge.snapshotTo(head, id);
-        }
-        return state.capture(head, changes, id, full);
+            return false;
+        }, id, full);
     }
 
     /** What this instance waits for, published by its edge; safe to read from any thread. */

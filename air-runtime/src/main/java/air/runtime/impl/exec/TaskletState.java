@@ -6,7 +6,6 @@ import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Snapshotting;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -61,15 +60,6 @@ final class TaskletState {
             lastChangesBytes = part.size();
         }
         return part;
-    }
-
-    /** As {@link #capture(PartSections.StateWriter, long, boolean)}, the head's state written beforehand into {@code headState}. */
-    WireOut capture(WireOut headState, boolean headChanges, long id, boolean full) {
-        return capture(out -> {
-            ByteBuffer b = headState.buffer();
-            out.putRawBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
-            return headChanges;
-        }, id, full);
     }
 
     /** Writes {@code o}'s whole state; false: not changes. */

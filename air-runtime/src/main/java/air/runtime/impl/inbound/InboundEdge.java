@@ -226,18 +226,20 @@ public final class InboundEdge implements Completion.Listener {
      * writes only whole snapshots.
      */
     public boolean snapshotChangesTo(WireOut out, long checkpointId) {
-        WireOut changes = new WireOut(256);
-        if (!operator.snapshotChangesTo(changes, checkpointId)) {
-            return false;
-        }
+        int start = out.mark();
         ends.snapshotTo(out);
         if (repeats != null) {
             repeats.snapshotTo(out);
         }
         out.putLong(forwardedWatermark);
         completion.snapshotTo(out);
-        ByteBuffer b = changes.buffer();
-        out.putBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        int length = out.mark();
+        out.putInt(0); // the operator's changes, length-prefixed as restoreChanges reads them: written in place, then measured
+        if (!operator.snapshotChangesTo(out, checkpointId)) {
+            out.truncate(start); // the edge's state written above has no side effects: dropping it is enough
+            return false;
+        }
+        out.putIntAt(length, out.mark() - length - 4);
         return true;
     }
 
