@@ -463,12 +463,14 @@ public final class TcpTransport implements Transport {
      * close reads to the end of the stream and closes cleanly.
      */
     private void left(int peer, int lane) {
+        // the departure first: a send on this lane that fails once its output is shut must find the peer gone, not a broken link
+        boolean first = links.depart(peer);
         try {
             sockets[peer][lane].shutdownOutput();
         } catch (IOException ignored) {
             // already ended (this peer is closing too) or gone: nothing to end
         }
-        if (links.depart(peer)) {
+        if (first) {
             wakeSenders(peer);
             LOG.debug("peer {} left", peer);
         }

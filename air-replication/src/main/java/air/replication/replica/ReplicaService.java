@@ -391,7 +391,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private IOException lacksBase(int target, long id, String why) {
         return new IOException("the replica on peer " + target + " lacks checkpoint " + id + "'s base (" + why + "): checkpoint " + id
                 + " of peer " + session.self() + " holds only changes since checkpoint " + (id - 1) + ", and this peer keeps no whole "
-                + "copy to send instead; the next checkpoint will be whole");
+                + "copy to send instead; the next checkpoint not yet begun will be whole");
     }
 
     /**

@@ -316,7 +316,7 @@ class ReplicaServiceTest {
         assertThatThrownBy(() -> three.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IOException.class)
                 .hasMessageContaining("the replica on peer 2 lacks checkpoint 3's base (it never acknowledged checkpoint 2 of this peer)")
-                .hasMessageContaining("the next checkpoint will be whole");
+                .hasMessageContaining("the next checkpoint not yet begun will be whole");
 
         Future<Void> four = write(peer0, 4, 4, Map.of(PART0, whole(40)));
         Put put = nextPut();
@@ -350,7 +350,7 @@ class ReplicaServiceTest {
         assertThatThrownBy(() -> two.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IOException.class)
                 .hasMessageContaining("the replica on peer 2 lacks checkpoint 2's base (it answered SEND_WHOLE)")
-                .hasMessageContaining("the next checkpoint will be whole");
+                .hasMessageContaining("the next checkpoint not yet begun will be whole");
         assertThat(peer0.replicatedCut(0)).as("checkpoint 2 does not count as replicated").isEqualTo(1);
 
         Future<Void> three = write(peer0, 3, 3, Map.of(PART0, whole(30)));

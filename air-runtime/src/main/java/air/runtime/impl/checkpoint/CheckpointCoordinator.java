@@ -61,6 +61,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter failed;
     private final Counter changesOnly;
     private volatile long lastWritten;
+    /** Checkpoints pending with a part that holds changes (guarded by this). */
+    private final Set<Long> withChanges = new HashSet<>();
     /** The newest checkpoint handed to the writer (guarded by this). */
     private long lastDrained;
     private volatile long newestOffered;
@@ -136,7 +138,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
                 nextFull = id + fullEvery;
             }
             newestDecided = Math.max(newestDecided, id);
-            if (id > lastWritten) {
+            if (id > Math.max(lastWritten, lastDrained)) { // else too late to be written: nothing would take the entry out
                 wholeness.put(id, whole);
             }
         }
@@ -161,7 +163,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
      *         part is dropped, and the tasklet's next part must hold whole state, since no
      *         checkpoint holds this one for changes to follow
      */
-    public synchronized boolean offer(long id, String part, byte[] bytes) {
+    public synchronized boolean offer(long id, String part, byte[] bytes, boolean changes) {
         newestOffered = Math.max(newestOffered, id);
         if (id <= Math.max(lastWritten, lastDrained)) {
             return false;
@@ -172,6 +174,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
             return new HashMap<>();
         });
         parts.put(part, bytes);
+        if (changes) {
+            withChanges.add(id);
+        }
         drain();
         return true;
     }
@@ -197,7 +202,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
             lastDrained = id;
             long started = startedNanos.remove(id);
             Boolean whole = wholeness.remove(id);
-            boolean complete = whole == null || whole;
+            boolean changes = withChanges.remove(id);
+            // decided as changes but every part whole (operators that write whole state only): a whole checkpoint, a chain of its own
+            boolean complete = whole == null || whole || !changes;
             writer.execute(() -> write(id, complete, all, started));
         }
     }
@@ -230,9 +237,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
         } catch (IOException e) {
             chainBroken();
             failed.increment();
-            LOG.warn("job '{}': checkpoint {} NOT written by peer {} to {}: {}; the job goes on, the next checkpoint tries again "
-                    + "(a restart resumes from checkpoint {} or another one every peer completed)", jobName, id, peer, store.describe(),
-                    e.getMessage(), lastWritten);
+            LOG.warn("job '{}': checkpoint {} NOT written by peer {} to {}: {}; the job goes on, the next checkpoint not yet begun "
+                    + "tries again, whole (a restart resumes from checkpoint {} or another one every peer completed)", jobName, id, peer,
+                    store.describe(), e.getMessage(), lastWritten);
         } catch (RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
         } finally {

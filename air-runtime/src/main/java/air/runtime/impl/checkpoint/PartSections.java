@@ -55,6 +55,7 @@ public final class PartSections {
     private final WireOut out;
     private final int count;
     private int added;
+    private boolean anyChanges;
 
     /** A part of {@code count} sections. */
     public PartSections(int count) {
@@ -83,6 +84,7 @@ public final class PartSections {
         out.putIntAt(length, out.mark() - length - 4);
         if (changes) {
             out.putByteAt(kind, CHANGES);
+            anyChanges = true;
         }
         added++;
         return this;
@@ -104,6 +106,11 @@ public final class PartSections {
                 .putBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
         added++;
         return this;
+    }
+
+    /** Whether a section added holds changes only (the part needs the one before it). */
+    public boolean anyChanges() {
+        return anyChanges;
     }
 
     /** The part: the count, then every section added, in order. */

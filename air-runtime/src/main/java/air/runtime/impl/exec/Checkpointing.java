@@ -115,8 +115,8 @@ public final class Checkpointing {
     }
 
     /** Offers this tasklet's part of checkpoint {@code id}; one the coordinator no longer takes makes the next part whole. */
-    void offer(long id, String part, WireOut state) {
-        if (!coordinator.offer(id, part, bytesOf(state))) {
+    void offer(long id, String part, WireOut state, boolean changes) {
+        if (!coordinator.offer(id, part, bytesOf(state), changes)) {
             lastCaptured = -1;
         }
     }

@@ -35,7 +35,8 @@ final class OperatorTasklet extends Tasklet {
 
     /** The edge's checkpoint is aligned on every producer: captures this instance and passes the barrier on. */
     void onAligned(long id) {
-        checkpoints.offer(id, state.part(), capture(false, id));
+        WireOut part = capture(false, id);
+        checkpoints.offer(id, state.part(), part, state.capturedChanges());
         state.emitBarrier(id);
     }
 

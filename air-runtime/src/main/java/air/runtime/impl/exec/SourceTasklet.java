@@ -114,7 +114,8 @@ final class SourceTasklet<T> extends Tasklet {
         }
         long id = nextCheckpoint++;
         nextBarrierNanos = Math.max(nextBarrierNanos + checkpoints.intervalNanos(), System.nanoTime());
-        checkpoints.offer(id, state.part(), capture(false, id));
+        WireOut part = capture(false, id);
+        checkpoints.offer(id, state.part(), part, state.capturedChanges());
         state.emitBarrier(id);
     }
 

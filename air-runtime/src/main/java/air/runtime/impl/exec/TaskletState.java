@@ -28,6 +28,7 @@ final class TaskletState {
     /** The sizes of this tasklet's previous whole part and part of changes: where the next one's buffer starts. */
     private int lastWholeBytes;
     private int lastChangesBytes;
+    private boolean lastHadChanges;
 
     TaskletState(String part, OperatorId head, List<Op> ops, ChainTail tail) {
         this.part = part;
@@ -54,12 +55,18 @@ final class TaskletState {
             sections.add(o.id(), out -> !full && o.op().snapshotChangesTo(out, id) || writeWhole(o, out, id));
         }
         WireOut part = sections.done();
+        lastHadChanges = sections.anyChanges();
         if (full) {
             lastWholeBytes = part.size();
         } else {
             lastChangesBytes = part.size();
         }
         return part;
+    }
+
+    /** Whether the part {@link #capture} returned last holds a section of changes. */
+    boolean capturedChanges() {
+        return lastHadChanges;
     }
 
     /** Writes {@code o}'s whole state; false: not changes. */

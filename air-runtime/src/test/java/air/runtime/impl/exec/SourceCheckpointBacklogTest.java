@@ -40,8 +40,8 @@ class SourceCheckpointBacklogTest {
         CheckpointCoordinator coordinator = new CheckpointCoordinator(store, "job", "job", 0, 1, 0, 1, new SimpleMeterRegistry(),
                 e -> { throw new AssertionError(e); });
         coordinator.expect(Set.of("ahead", "behind"));
-        coordinator.offer(1, "ahead", new byte[1]);
-        coordinator.offer(2, "ahead", new byte[1]);
+        coordinator.offer(1, "ahead", new byte[1], false);
+        coordinator.offer(2, "ahead", new byte[1], false);
         Checkpointing link = new Checkpointing(coordinator, TimeUnit.MILLISECONDS.toNanos(1), 0, null, () -> { });
         assertThat(link.backlogged()).isTrue();
 
