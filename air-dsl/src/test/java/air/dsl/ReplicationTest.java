@@ -119,6 +119,27 @@ class ReplicationTest {
         }
     }
 
+    /**
+     * Replica copies in chunks of 256 bytes (every copy is several: a peer's part is kilobytes), on
+     * the way to a takeover: the copy taken over is reassembled whole and the run is exactly once.
+     */
+    @Test
+    void replica_copies_in_many_chunks_are_reassembled_and_the_takeover_still_loses_nothing() throws Exception {
+        System.setProperty("air.replication.chunkBytes", "256");
+        try {
+            List<SimpleMeterRegistry> registries = takeoverRun("sliding", Routing.KEY, Progress.HEWMELD, 1, false, "tcp");
+            double largest = 0;
+            for (SimpleMeterRegistry r : registries) {
+                if (r.find("air.checkpoint.size").summary() != null) {
+                    largest = Math.max(largest, r.find("air.checkpoint.size").summary().max());
+                }
+            }
+            assertThat(largest).as("a copy of several chunks").isGreaterThan(3 * 256);
+        } finally {
+            System.clearProperty("air.replication.chunkBytes");
+        }
+    }
+
     private List<SimpleMeterRegistry> takeoverRun(String kind, Routing routing, Progress progress, int victim, boolean rebalanced,
                                                   String transport) throws Exception {
         WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(100) : Windows.sliding(200, 100);

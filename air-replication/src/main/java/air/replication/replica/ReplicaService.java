@@ -86,7 +86,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     static final int WHOLE = 0, CHANGES = 1;
     /** An ACK's status: the snapshot is held here, or its changes did not apply to the chain held here. */
     static final int HELD = 0, SEND_WHOLE = 1;
-    private static final long ACK_TIMEOUT_MS = 60_000;
+    static final long ACK_TIMEOUT_MS = 60_000;
     /**
      * The changes of a chain may outweigh its whole copy up to this many bytes before a replica asks
      * for a whole copy: a small state's changes weigh about as much as the state, and a whole copy

@@ -32,6 +32,8 @@ final class ReplicatedState implements FaultTolerance {
     /** The bound on each producer's upstream-backup log, in bytes (a system property; 256 MiB unless set). */
     static final String LOG_BYTES_PROPERTY = "air.replication.upstreamLogBytes";
     private static final long DEFAULT_LOG_BYTES = 256L << 20;
+    /** The most bytes of a replica copy in one frame (a system property; 8 MiB unless set): larger copies go in chunks. */
+    static final String CHUNK_BYTES_PROPERTY = "air.replication.chunkBytes";
 
     private final ClusterSession cluster;
     private final MeterRegistry registry;
@@ -91,7 +93,8 @@ final class ReplicatedState implements FaultTolerance {
 
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
-        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), context::fail);
+        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), context::fail,
+                ReplicaService.ACK_TIMEOUT_MS, Integer.getInteger(CHUNK_BYTES_PROPERTY, Chunks.DEFAULT_BYTES));
         replication = ReplicationContext.create(cluster, replicas, new ReplicationContext.LogBound(
                 Long.getLong(LOG_BYTES_PROPERTY, DEFAULT_LOG_BYTES), context::isCancelled,
                 Counter.builder("air.upstream.log.holds").tag("job", config.name())
