@@ -1,7 +1,6 @@
 package air.replication.replica;
 
 import air.runtime.impl.checkpoint.PartSections;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,22 +52,10 @@ final class Folding {
      * before it that hold it without a gap; null when the newest checkpoint has no such part.
      */
     static byte[] part(List<Map<String, byte[]>> chain, String name) {
-        int from = chain.size();
-        while (from > 0 && chain.get(from - 1).containsKey(name)) {
-            from--;
-        }
-        if (from == chain.size()) {
-            return null;
-        }
-        List<byte[]> parts = new ArrayList<>(chain.size() - from);
-        for (int i = from; i < chain.size(); i++) {
-            parts.add(chain.get(i).get(name));
-        }
         try {
-            return PartSections.appendAll(parts);
+            return PartSections.foldNewest(chain, name);
         } catch (RuntimeException x) {
-            throw new IllegalStateException("part " + name + " cannot be folded over its chain of " + parts.size() + " checkpoint(s): "
-                    + x.getMessage(), x);
+            throw new IllegalStateException("part " + name + " cannot be folded over its chain: " + x.getMessage(), x);
         }
     }
 

@@ -161,21 +161,7 @@ public final class PartSections {
      * only {@code older} has are dropped: the operator no longer writes state.
      */
     public static byte[] append(byte[] older, byte[] newer) {
-        Map<String, Section> before = read(older);
-        Map<String, Section> after = read(newer);
-        Map<String, Section> folded = new LinkedHashMap<>();
-        for (Map.Entry<String, Section> e : after.entrySet()) {
-            Section now = e.getValue();
-            Section was = before.get(e.getKey());
-            if (now.complete() || was == null || !was.descriptor().equals(now.descriptor())) {
-                folded.put(e.getKey(), now);
-            } else {
-                List<byte[]> states = new ArrayList<>(was.states());
-                states.addAll(now.states());
-                folded.put(e.getKey(), new Section(now.descriptor(), was.complete(), List.copyOf(states)));
-            }
-        }
-        return write(folded);
+        return appendAll(List.of(older, newer));
     }
 
     /**
@@ -209,6 +195,27 @@ public final class PartSections {
             folded = next;
         }
         return write(folded);
+    }
+
+    /**
+     * Part {@code name} of the newest checkpoint of {@code chain} (each checkpoint a map of part
+     * names to parts, oldest first), folded ({@link #appendAll}) over the checkpoints before it that
+     * hold it without a gap: a part a checkpoint lacks was dropped there (its tasklet no longer
+     * wrote state), and one that comes back starts anew. Null when the newest checkpoint lacks it.
+     */
+    public static byte[] foldNewest(List<Map<String, byte[]>> chain, String name) {
+        int from = chain.size();
+        while (from > 0 && chain.get(from - 1).containsKey(name)) {
+            from--;
+        }
+        if (from == chain.size()) {
+            return null;
+        }
+        List<byte[]> parts = new ArrayList<>(chain.size() - from);
+        for (int i = from; i < chain.size(); i++) {
+            parts.add(chain.get(i).get(name));
+        }
+        return appendAll(parts);
     }
 
     /** A part of {@code sections} as {@link #read} reads it. */

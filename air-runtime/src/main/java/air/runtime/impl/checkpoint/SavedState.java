@@ -33,18 +33,13 @@ public final class SavedState {
 
     /**
      * This peer's parts of a chain of checkpoints, oldest first (a full checkpoint, then those that
-     * hold only changes since the one before): each part folded onto its predecessors
-     * ({@link PartSections#append}). A part of the newest checkpoint is what the tasklet resumes.
+     * hold only changes since the one before): each part of the newest checkpoint folded over the
+     * chain in one pass ({@link PartSections#foldNewest}); that is what the tasklet resumes.
      */
     public static SavedState of(List<Map<String, byte[]>> chain) {
         Map<String, byte[]> folded = new LinkedHashMap<>();
-        for (Map<String, byte[]> parts : chain) {
-            Map<String, byte[]> next = new LinkedHashMap<>();
-            for (Map.Entry<String, byte[]> part : parts.entrySet()) {
-                byte[] before = folded.get(part.getKey());
-                next.put(part.getKey(), before == null ? part.getValue() : append(part.getKey(), before, part.getValue()));
-            }
-            folded = next;
+        for (String part : chain.get(chain.size() - 1).keySet()) {
+            folded.put(part, fold(chain, part));
         }
         Map<String, PartSections.Section> all = new LinkedHashMap<>();
         for (Map.Entry<String, byte[]> part : folded.entrySet()) {
@@ -61,9 +56,9 @@ public final class SavedState {
         return new SavedState(read(part, bytes), true);
     }
 
-    private static byte[] append(String part, byte[] older, byte[] newer) {
+    private static byte[] fold(List<Map<String, byte[]>> chain, String part) {
         try {
-            return PartSections.append(older, newer);
+            return PartSections.foldNewest(chain, part);
         } catch (RuntimeException e) {
             throw new IllegalStateException("checkpoint part " + part + " cannot be read as operator states (" + e.getMessage() + ")", e);
         }

@@ -1,6 +1,7 @@
 package air.runtime.impl.exec;
 
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
+import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.checkpoint.SavedState;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -112,6 +113,11 @@ public final class Checkpointing {
         if (saved != null) {
             onRestored.run();
         }
+    }
+
+    /** Offers this tasklet's part of checkpoint {@code id}, as captured. */
+    void offer(long id, String part, PartSections sections) {
+        offer(id, part, sections.done(), sections.anyChanges());
     }
 
     /** Offers this tasklet's part of checkpoint {@code id}; one the coordinator no longer takes makes the next part whole. */

@@ -1,10 +1,10 @@
 package air.runtime.impl.exec;
 
+import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.inbound.InboundEdge;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItem;
 import air.wire.WireIn;
-import air.wire.WireOut;
 import java.util.List;
 
 /**
@@ -35,8 +35,7 @@ final class OperatorTasklet extends Tasklet {
 
     /** The edge's checkpoint is aligned on every producer: captures this instance and passes the barrier on. */
     void onAligned(long id) {
-        WireOut part = capture(false, id);
-        checkpoints.offer(id, state.part(), part, state.capturedChanges());
+        checkpoints.offer(id, state.part(), capture(false, id));
         state.emitBarrier(id);
     }
 
@@ -62,7 +61,7 @@ final class OperatorTasklet extends Tasklet {
             edge.close(); // what alignment still holds (its spill files) goes, however the loop ended
         }
         if (checkpoints.enabled()) {
-            checkpoints.finished(state.part(), capture(true, 0));
+            checkpoints.finished(state.part(), capture(true, 0).done());
         }
         inbox.close();
     }
@@ -83,14 +82,14 @@ final class OperatorTasklet extends Tasklet {
                 edge.restoreChanges(changes);
             }
         }
-        return state.restoreChain(finished, checkpoints, () -> capture(true, 0));
+        return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
     }
 
     /**
      * The part: whether this instance finished, its edge and operator as the head's state (or, in
      * an incremental checkpoint, what the operator changed since), then the chain's operators.
      */
-    private WireOut capture(boolean finished, long id) {
+    private PartSections capture(boolean finished, long id) {
         boolean full = finished || checkpoints.full(id);
         return state.capture(head -> {
             head.putByte(finished ? 1 : 0);

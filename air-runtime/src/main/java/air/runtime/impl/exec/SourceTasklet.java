@@ -1,9 +1,9 @@
 package air.runtime.impl.exec;
 
 import air.runtime.api.SourceReader;
+import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.Inlet;
 import air.wire.WireIn;
-import air.wire.WireOut;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -86,7 +86,7 @@ final class SourceTasklet<T> extends Tasklet {
         }
         head.onComplete();
         if (checkpoints.enabled()) {
-            checkpoints.finished(state.part(), capture(true, 0));
+            checkpoints.finished(state.part(), capture(true, 0).done());
         }
     }
 
@@ -103,7 +103,7 @@ final class SourceTasklet<T> extends Tasklet {
             finished = in.getByte() == 1;
             reader.seek(in.getLong());
         }
-        return state.restoreChain(finished, checkpoints, () -> capture(true, 0));
+        return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
     }
 
     private void checkpoint() {
@@ -114,13 +114,12 @@ final class SourceTasklet<T> extends Tasklet {
         }
         long id = nextCheckpoint++;
         nextBarrierNanos = Math.max(nextBarrierNanos + checkpoints.intervalNanos(), System.nanoTime());
-        WireOut part = capture(false, id);
-        checkpoints.offer(id, state.part(), part, state.capturedChanges());
+        checkpoints.offer(id, state.part(), capture(false, id));
         state.emitBarrier(id);
     }
 
     /** The part: whether this instance finished and its position as the head's state, then the chain's operators. */
-    private WireOut capture(boolean finished, long id) {
+    private PartSections capture(boolean finished, long id) {
         long position = reader.position();
         return state.capture(head -> {
             head.putByte(finished ? 1 : 0).putLong(position);

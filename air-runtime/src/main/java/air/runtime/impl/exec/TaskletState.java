@@ -28,7 +28,6 @@ final class TaskletState {
     /** The sizes of this tasklet's previous whole part and part of changes: where the next one's buffer starts. */
     private int lastWholeBytes;
     private int lastChangesBytes;
-    private boolean lastHadChanges;
 
     TaskletState(String part, OperatorId head, List<Op> ops, ChainTail tail) {
         this.part = part;
@@ -47,26 +46,20 @@ final class TaskletState {
      * else what it changed since its previous snapshot where it can tell (incremental checkpoints).
      * Everything is written in place into one buffer sized after the previous part of the same kind.
      */
-    WireOut capture(PartSections.StateWriter head, long id, boolean full) {
+    PartSections capture(PartSections.StateWriter head, long id, boolean full) {
         int hint = full ? lastWholeBytes : lastChangesBytes;
         PartSections sections = new PartSections(1 + ops.size(), hint + hint / 4 + 256);
         sections.add(this.head, head);
         for (Op o : ops) {
             sections.add(o.id(), out -> !full && o.op().snapshotChangesTo(out, id) || writeWhole(o, out, id));
         }
-        WireOut part = sections.done();
-        lastHadChanges = sections.anyChanges();
+        int bytes = sections.done().size();
         if (full) {
-            lastWholeBytes = part.size();
+            lastWholeBytes = bytes;
         } else {
-            lastChangesBytes = part.size();
+            lastChangesBytes = bytes;
         }
-        return part;
-    }
-
-    /** Whether the part {@link #capture} returned last holds a section of changes. */
-    boolean capturedChanges() {
-        return lastHadChanges;
+        return sections;
     }
 
     /** Writes {@code o}'s whole state; false: not changes. */

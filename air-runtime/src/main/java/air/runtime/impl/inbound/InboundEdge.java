@@ -9,7 +9,6 @@ import air.runtime.impl.progress.Completion;
 import air.runtime.operator.Operator;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.nio.ByteBuffer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -211,12 +210,7 @@ public final class InboundEdge implements Completion.Listener {
 
     /** The edge's own state (ends, repeat marks, progress), then the operator's. */
     public void snapshotTo(WireOut out, long checkpointId) {
-        ends.snapshotTo(out);
-        if (repeats != null) {
-            repeats.snapshotTo(out);
-        }
-        out.putLong(forwardedWatermark);
-        completion.snapshotTo(out);
+        writeEdgeState(out);
         operator.snapshotTo(out, checkpointId);
     }
 
@@ -227,42 +221,42 @@ public final class InboundEdge implements Completion.Listener {
      */
     public boolean snapshotChangesTo(WireOut out, long checkpointId) {
         int start = out.mark();
+        writeEdgeState(out);
+        if (!operator.snapshotChangesTo(out, checkpointId)) {
+            out.truncate(start); // writing the edge's state has no side effects: dropping it is enough
+            return false;
+        }
+        return true;
+    }
+
+    public void restoreFrom(WireIn in) {
+        readEdgeState(in);
+        operator.restoreFrom(in);
+        publishProgress();
+    }
+
+    /** Applies what {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before. */
+    public void restoreChanges(WireIn in) {
+        readEdgeState(in);
+        operator.restoreChanges(in);
+        publishProgress();
+    }
+
+    private void writeEdgeState(WireOut out) {
         ends.snapshotTo(out);
         if (repeats != null) {
             repeats.snapshotTo(out);
         }
         out.putLong(forwardedWatermark);
         completion.snapshotTo(out);
-        int length = out.mark();
-        out.putInt(0); // the operator's changes, length-prefixed as restoreChanges reads them: written in place, then measured
-        if (!operator.snapshotChangesTo(out, checkpointId)) {
-            out.truncate(start); // the edge's state written above has no side effects: dropping it is enough
-            return false;
-        }
-        out.putIntAt(length, out.mark() - length - 4);
-        return true;
     }
 
-    /** Applies what {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before. */
-    public void restoreChanges(WireIn in) {
+    private void readEdgeState(WireIn in) {
         ends.restoreFrom(in);
         if (repeats != null) {
             repeats.restoreFrom(in);
         }
         forwardedWatermark = in.getLong();
         completion.restoreFrom(in);
-        operator.restoreChanges(new WireIn(ByteBuffer.wrap(in.getBytes()), -1));
-        publishProgress();
-    }
-
-    public void restoreFrom(WireIn in) {
-        ends.restoreFrom(in);
-        if (repeats != null) {
-            repeats.restoreFrom(in);
-        }
-        forwardedWatermark = in.getLong();
-        completion.restoreFrom(in);
-        operator.restoreFrom(in);
-        publishProgress();
     }
 }
