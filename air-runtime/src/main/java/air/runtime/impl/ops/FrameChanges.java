@@ -34,6 +34,14 @@ final class FrameChanges {
         touched.add(start);
     }
 
+    /**
+     * The frame starting at {@code start} was shipped or fired: nothing to mark any more (so that
+     * the marks stay as few as the open frames, in a job that never snapshots too).
+     */
+    void gone(long start) {
+        touched.remove(start);
+    }
+
     /** A snapshot was taken (whole or of changes): nothing is touched since. */
     void snapshotTaken() {
         touched.clear();

@@ -112,6 +112,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     /** Removes a frame for shipping, dropping the current-frame cache if it pointed there. */
     private KeyedFrame<T> takeFrame(long start) {
         KeyedFrame<T> frame = open.remove(start);
+        changes.gone(start);
         if (frame == current) {
             forgetCurrent();
         }

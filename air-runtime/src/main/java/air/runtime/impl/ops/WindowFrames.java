@@ -57,7 +57,7 @@ public final class WindowFrames<T> {
         if (!window.isTumbling()) {
             return;
         }
-        KeyedFrame<T> frame = open.remove(epoch);
+        KeyedFrame<T> frame = take(epoch);
         if (frame != null) {
             fired.onWindow(epoch, epoch + window.size(), frame);
         }
@@ -77,7 +77,7 @@ public final class WindowFrames<T> {
             }
             long start = end - size;
             if (window.isTumbling()) {
-                fired.onWindow(start, end, open.remove(oldest));
+                fired.onWindow(start, end, take(oldest));
             } else {
                 if (router.emits(start, instance, instances)) {
                     KeyedFrame<T> sum = frames.create();
@@ -118,9 +118,15 @@ public final class WindowFrames<T> {
     private void evictBefore(long start) {
         Iterator<Map.Entry<Long, KeyedFrame<T>>> it = open.headMap(start, false).entrySet().iterator();
         while (it.hasNext()) {
-            it.next();
+            changes.gone(it.next().getKey());
             it.remove();
         }
+    }
+
+    /** Removes the frame of {@code start} (fired), with its mark. */
+    private KeyedFrame<T> take(long start) {
+        changes.gone(start);
+        return open.remove(start);
     }
 
     public void snapshotTo(WireOut out) {
