@@ -407,7 +407,7 @@ class CheckpointRecoveryTest {
                 .isInstanceOf(CheckpointMismatchException.class)
                 .hasMessageContaining("job 'test': checkpoint ").hasMessageContaining(" in " + dir + " is of another pipeline")
                 .hasMessageContaining("saved: [v0#source, ").hasMessageContaining("this pipeline: [v0#source, ")
-                .hasMessageContaining("where the ids agree, the operators do not: v0#source: saved [source held generator x2")
+                .hasMessageContaining("where the ids agree, the operators do not: v0#source: saved [source held generator after ")
                 .hasMessageContaining("startAfresh(true)");
         assertThatThrownBy(other::items).as("nothing ran").hasMessageContaining("has not run yet");
         runChanged(store, other, true);

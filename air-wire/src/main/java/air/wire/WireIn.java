@@ -62,6 +62,15 @@ public final class WireIn {
         return n;
     }
 
+    /** Passes over {@code n} bytes (what a reader does not need of a length-framed part). */
+    public void skip(int n) {
+        if (n < 0) {
+            throw malformed("cannot skip " + n + " bytes");
+        }
+        need(n);
+        in.position(in.position() + n);
+    }
+
     public int remaining() {
         return in.remaining();
     }

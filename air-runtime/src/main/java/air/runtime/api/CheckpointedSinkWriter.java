@@ -1,5 +1,7 @@
 package air.runtime.api;
 
+import java.util.List;
+
 /**
  * A sink writer whose output is exactly-once under checkpointing: what it has written up to a
  * checkpoint is captured by {@link #snapshot} (made durable, or returned as state), and after a
@@ -28,6 +30,22 @@ public interface CheckpointedSinkWriter<T> extends SinkWriter<T> {
     /** Applies what {@link #snapshotChanges} returned, after {@link #restore} and the changes before it, in order. */
     default void restoreChanges(byte[] changes) {
         throw new IllegalStateException(getClass().getName() + " gives whole snapshots only; it has no changes to restore");
+    }
+
+    /**
+     * Restore onto another layout (the job resumed with other peers or workers), instead of
+     * {@link #restore}: the output that the earlier instances this writer takes over wrote up to
+     * the checkpoint — each earlier instance's {@link #snapshot}, then the changes
+     * ({@link #snapshotChanges}) written after it, in order — to be merged into this writer's
+     * state. Earlier instance {@code i} goes to instance {@code i mod instances}; an instance that
+     * takes none gets an empty list and starts with no output. The default refuses: a writer
+     * whose output is tied to its instance (a part file per instance) cannot move it.
+     *
+     * @throws UnsupportedOperationException when this writer's output cannot move to another number of instances
+     */
+    default void restoreRescaled(List<List<byte[]>> earlier) {
+        throw new UnsupportedOperationException("its writer (" + getClass().getName() + ") cannot take over the output of another "
+                + "number of instances: it does not implement CheckpointedSinkWriter.restoreRescaled");
     }
 
     /**

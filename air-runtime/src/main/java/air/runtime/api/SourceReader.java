@@ -1,5 +1,7 @@
 package air.runtime.api;
 
+import java.util.List;
+
 /**
  * One instance of a parallel source. Its position is a plain number so that it can be
  * snapshotted and replayed: after {@code seek(p)} the reader emits exactly what it emitted
@@ -21,4 +23,20 @@ public interface SourceReader<T> {
     long position();
 
     void seek(long position);
+
+    /**
+     * Resumes onto another layout (a checkpoint or savepoint of the job restored with other
+     * peers or workers): the readers of the earlier layouts emitted what they emitted, and this
+     * reader — created for its instance and parallelism as usual — emits exactly its share of
+     * the rest. Each entry of {@code earlierLayouts}, oldest first, holds one earlier layout's
+     * positions, indexed by its instances, where each of its readers stopped; a layout's position
+     * means what {@link #position} meant for its reader. Called once, before any read; a
+     * {@link #seek} may follow (a restart of the new layout, with the same earlier layouts).
+     *
+     * @throws UnsupportedOperationException when this source cannot split or merge its positions (the default)
+     */
+    default void resumeAfter(List<long[]> earlierLayouts) {
+        throw new UnsupportedOperationException("its reader (" + getClass().getSimpleName() + ") cannot resume onto another number "
+                + "of instances: it does not implement SourceReader.resumeAfter");
+    }
 }

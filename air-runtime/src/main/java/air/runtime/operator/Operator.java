@@ -65,6 +65,18 @@ public interface Operator {
     }
 
     /**
+     * Restores this instance's share of the state every instance of an earlier layout saved (the
+     * job resumed with other peers or workers), instead of {@link #restoreFrom}: keyed state is
+     * split by the instance that owns each key now, other state merged ({@link Rescale}). The
+     * default refuses: the job then fails on start, naming the operator, and its checkpoint stays.
+     *
+     * @throws UnsupportedOperationException when this operator's state cannot move to another layout
+     */
+    default void restoreRescaled(Rescale rescale) {
+        throw new UnsupportedOperationException("its state cannot move to another number of instances yet");
+    }
+
+    /**
      * How far this operator's output is complete, given that every input is complete below
      * {@code completeBelow}: nothing it emits later has an event time below the result. The engine
      * forwards this, not the input's progress, downstream. An operator that emits only what

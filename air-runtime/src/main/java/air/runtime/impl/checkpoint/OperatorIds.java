@@ -103,7 +103,7 @@ public final class OperatorIds {
             inputs.add(edgeIds.get(e.id()));
             feeds.append(" <- input ").append(e.input()).append(": ").append(edgeIds.get(e.id()));
         }
-        String own = headDescriptor(head) + " x" + v.parallelism() + feeds;
+        String own = headDescriptor(head) + feeds;
         List<String> lineage = new ArrayList<>();
         for (ShuffleEdge e : plan.edgesInto(v.id())) {
             lineage.add(edgeLineage.get(e.id()));
@@ -117,18 +117,18 @@ public final class OperatorIds {
         String after = headLineage.get(v.id());
         for (OpSpec op : chain) {
             add(op, op.info(), op.info().label() != null, where(op.info(), "v" + v.id()), opKind(op),
-                    opDescriptor(op) + " x" + v.parallelism(), after, List.of());
+                    opDescriptor(op), after, List.of());
         }
         switch (tail) {
             case TailSpec.Sink s -> add(s, s.info(), s.info().label() != null, where(s.info(), "v" + v.id()), "sink",
-                    "sink " + s.factory().describe() + (s.copies() > 1 ? " copy " + (s.copy() + 1) + " of " + s.copies() : "")
-                            + " x" + v.parallelism(), after, List.of());
+                    "sink " + s.factory().describe() + (s.copies() > 1 ? " copy " + (s.copy() + 1) + " of " + s.copies() : ""),
+                    after, List.of());
             case TailSpec.Shuffle s -> {
                 ShuffleEdge edge = plan.edges().get(s.edge());
                 HeadSpec to = plan.vertices().get(edge.to()).head();
                 String kind = (s instanceof TailSpec.PartialWindow ? "window-partial" : "exchange")
                         + (to.inputs() > 1 ? "-" + edge.input() : "");
-                String own = shuffleDescriptor(s) + " x" + v.parallelism();
+                String own = shuffleDescriptor(s);
                 OperatorId id = add(s, s.info(), to.info().label() != null, where(to.info(), "v" + edge.to()), kind, own, after, List.of());
                 edgeIds.put(edge.id(), id.id());
                 edgeLineage.put(edge.id(), lineageOf(id));

@@ -13,6 +13,15 @@ public final class PartNames {
         return "v" + vertex + "/" + globalInstance;
     }
 
+    /** The vertex a part name belongs to. */
+    public static int vertexOf(String part) {
+        int slash = part.lastIndexOf('/');
+        if (!part.startsWith("v") || slash < 0) {
+            throw new IllegalArgumentException("not a checkpoint part name: '" + part + "'");
+        }
+        return Integer.parseInt(part.substring(1, slash));
+    }
+
     /** The global instance a part name belongs to. */
     public static int instanceOf(String part) {
         int slash = part.lastIndexOf('/');

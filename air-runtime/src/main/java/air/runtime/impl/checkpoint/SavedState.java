@@ -120,6 +120,37 @@ public final class SavedState {
         return out;
     }
 
+    /**
+     * Operator {@code id}'s states as every instance of the layout that saved them left them
+     * (a restore onto another layout reads them all): indexed by global instance, each the whole
+     * state and the changes after it, null where an instance saved none; null when none did.
+     */
+    public List<List<WireIn>> allInstances(String id) {
+        int count = 0;
+        for (String key : sections.keySet()) {
+            if (!onePart && idOf(key).equals(id)) {
+                count = Math.max(count, Integer.parseInt(key.substring(key.lastIndexOf('@') + 1)) + 1);
+            }
+        }
+        if (count == 0) {
+            return null;
+        }
+        List<List<WireIn>> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(states(id, i));
+        }
+        return out;
+    }
+
+    /** A checkpoint of several peers: their parts together (their part names are of global instances, so none collide). */
+    public static SavedState union(List<SavedState> peers) {
+        Map<String, PartSections.Section> all = new LinkedHashMap<>();
+        for (SavedState s : peers) {
+            all.putAll(s.sections);
+        }
+        return new SavedState(all, false);
+    }
+
     private String idOf(String key) {
         return onePart ? key : key.substring(0, key.lastIndexOf('@'));
     }

@@ -3,6 +3,7 @@ package air.runtime.impl.exec;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.checkpoint.SavedState;
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
@@ -22,6 +23,8 @@ public final class Checkpointing {
     private final long restoredId;
     private final SavedState saved;
     private final int instance;
+    /** Resumed onto another layout: this tasklet's vertex's instances now; 0 when the layout is the one saved. */
+    private final int rescaledTo;
     private final Runnable onRestored;
     /** The checkpoint this tasklet last captured a part of (its thread only); -1: none since it started. */
     private long lastCaptured = -1;
@@ -39,6 +42,17 @@ public final class Checkpointing {
      */
     public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
                          Runnable onRestored) {
+        this(coordinator, intervalNanos, restoredId, saved, instance, 0, onRestored);
+    }
+
+    /**
+     * The same, resuming onto another layout when {@code rescaledTo > 0}: the tasklet is instance
+     * {@code instance} of {@code rescaledTo} of its vertex, and each operator restores its share
+     * of what every instance of the saved layout left ({@link Rescale}).
+     */
+    public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
+                         int rescaledTo, Runnable onRestored) {
+        this.rescaledTo = rescaledTo;
         this.onRestored = onRestored;
         this.coordinator = coordinator;
         this.intervalNanos = intervalNanos;
@@ -63,6 +77,17 @@ public final class Checkpointing {
     /** Whether this run resumes from a checkpoint (whatever of this tasklet's state it holds). */
     boolean resuming() {
         return saved != null;
+    }
+
+    /** Whether this run resumes onto another layout than the checkpoint's: operators restore with {@link #rescaled}. */
+    boolean rescaling() {
+        return saved != null && rescaledTo > 0;
+    }
+
+    /** Operator {@code id}'s share of the state every earlier instance saved, or null when none saved any. */
+    Rescale rescaled(String id) {
+        List<List<WireIn>> before = saved.allInstances(id);
+        return before == null ? null : new Rescale(instance, rescaledTo, before);
     }
 
     /** The saved state of this tasklet's operator {@code id}, or null when it starts empty. */

@@ -4,6 +4,7 @@ import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.inbound.InboundEdge;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import java.util.List;
 
@@ -70,6 +71,13 @@ final class OperatorTasklet extends Tasklet {
     private boolean restore() {
         if (!checkpoints.resuming()) {
             return false;
+        }
+        if (checkpoints.rescaling()) {
+            Rescale rescale = state.headRescaled(checkpoints);
+            if (rescale != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
+                edge.restoreRescaled(rescale);
+            }
+            return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
         }
         List<WireIn> states = state.headStates(checkpoints);
         boolean finished = false;

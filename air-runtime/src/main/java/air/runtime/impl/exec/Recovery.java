@@ -13,6 +13,7 @@ import air.runtime.impl.checkpoint.SavedState;
 import air.runtime.impl.checkpoint.StateMatch;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
+import air.runtime.plan.Progress;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -20,8 +21,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,10 +57,24 @@ public final class Recovery {
     private final StateMatch match;
     private final AtomicInteger restoring = new AtomicInteger();
     private final CheckpointStore.Claim claim;
+    /** Resumed onto another layout: the key of the checkpoint's layout; null when the layout is the same (or nothing resumed). */
+    private final Layout rescaledFrom;
+    private final PhysicalPlan plan;
     private volatile JobEvents events = JobEvents.NONE;
 
-    private Recovery(JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
-                     Optional<CheckpointStore.Restored> restored, StateMatch match, SavedState saved, CheckpointStore.Claim claim) {
+    /** A layout checkpoints were written under: its key, peers and workers, and the newest checkpoint complete there. */
+    record Layout(String key, int peers, int workers, long newest) {
+        @Override
+        public String toString() {
+            return peers + " peer(s) x " + workers + " worker(s)";
+        }
+    }
+
+    private Recovery(PhysicalPlan plan, JobConfig config, String key, int self, int peers, MeterRegistry registry, long startNanos,
+                     Optional<CheckpointStore.Restored> restored, StateMatch match, SavedState saved, CheckpointStore.Claim claim,
+                     Layout rescaledFrom) {
+        this.plan = plan;
+        this.rescaledFrom = rescaledFrom;
         this.claim = claim;
         this.config = config;
         this.key = key;
@@ -91,11 +108,21 @@ public final class Recovery {
             Optional<CheckpointStore.Restored> restored;
             StateMatch match = null;
             SavedState saved = null;
+            Layout rescaled = null;
             try {
                 restored = store.newestComplete(key, self, peers);
+                Optional<Layout> other = newestOtherLayout(store, config, key, restored.map(CheckpointStore.Restored::id).orElse(0L));
+                SavedState all = null;
+                if (other.isPresent()) {
+                    rescaled = other.get();
+                    requireRescalable(plan, config, rescaled, store);
+                    all = allPeers(store, config, rescaled);
+                    restored = Optional.of(new CheckpointStore.Restored(rescaled.newest(), Map.of()));
+                } else if (restored.isPresent()) {
+                    all = SavedState.of(restored.get().chain());
+                }
                 store.discardNewerThan(key, restored.map(CheckpointStore.Restored::id).orElse(0L), self);
                 if (restored.isPresent()) {
-                    SavedState all = SavedState.of(restored.get().chain());
                     String where = "job '" + config.name() + "': checkpoint " + restored.get().id() + " in " + store.describe();
                     match = StateMatch.of(ids.stateful(), all.descriptors(), where);
                     if (match.nothingMatches()) {
@@ -117,10 +144,61 @@ public final class Recovery {
                 throw new IllegalStateException("job '" + config.name() + "': cannot read (or, starting afresh, discard) the checkpoints in "
                         + store.describe() + ": " + e, e);
             }
-            return new Recovery(config, key, self, peers, registry, start, restored, match, saved, claim);
+            return new Recovery(plan, config, key, self, peers, registry, start, restored, match, saved, claim, rescaled);
         } catch (RuntimeException e) {
             claim.close();
             throw e;
+        }
+    }
+
+    /**
+     * The newest checkpoint of this job in the same format under another layout, when it is newer
+     * than {@code newestHere} (this layout's newest): a run with other peers or workers resumes
+     * from it, each operator taking its share ({@link air.runtime.operator.Rescale}).
+     */
+    private static Optional<Layout> newestOtherLayout(CheckpointStore store, JobConfig config, String key, long newestHere)
+            throws IOException {
+        String prefix = layoutPrefix(config.name());
+        Layout newest = null;
+        for (String job : store.jobs()) {
+            if (job.equals(key) || !job.startsWith(prefix)) {
+                continue;
+            }
+            String[] layout = job.substring(prefix.length()).split("x");
+            if (layout.length != 2 || !layout[0].matches("[0-9]{1,6}") || !layout[1].matches("[0-9]{1,6}")) {
+                continue;
+            }
+            int peers = Integer.parseInt(layout[0]);
+            Optional<CheckpointStore.Restored> there = store.newestComplete(job, 0, peers);
+            if (there.isPresent() && there.get().id() > newestHere && (newest == null || there.get().id() > newest.newest())) {
+                newest = new Layout(job, peers, Integer.parseInt(layout[1]), there.get().id());
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    /** Every peer's parts of the checkpoint {@code layout} last completed: a restore onto another layout reads them all. */
+    private static SavedState allPeers(CheckpointStore store, JobConfig config, Layout layout) throws IOException {
+        List<SavedState> peers = new ArrayList<>(layout.peers());
+        for (int p = 0; p < layout.peers(); p++) {
+            Optional<CheckpointStore.Restored> part = store.newestComplete(layout.key(), p, layout.peers());
+            if (part.isEmpty() || part.get().id() != layout.newest()) {
+                String found = part.isEmpty() ? "no checkpoint of peer " + p : "checkpoint " + part.get().id() + " as peer " + p + "'s newest";
+                throw new CheckpointMismatchException("job '" + config.name() + "': resuming checkpoint " + layout.newest() + " of "
+                        + layout + " onto another layout needs every peer's parts of it, but " + store.describe() + " holds " + found
+                        + ". Resume on the layout that wrote it, or from a directory that every peer wrote to");
+            }
+            peers.add(SavedState.of(part.get().chain()));
+        }
+        return SavedState.union(peers);
+    }
+
+    /** Refuses, before anything runs, a restore onto another layout that cannot work. */
+    private static void requireRescalable(PhysicalPlan plan, JobConfig config, Layout layout, CheckpointStore store) {
+        if (config.progress() == Progress.HEWMELD) {
+            throw new CheckpointMismatchException("job '" + config.name() + "': checkpoint " + layout.newest() + " in " + store.describe()
+                    + " was written by " + layout + "; resuming it onto another layout needs watermark progress: hew-meld credit is "
+                    + "owed per producer and cannot be split. Resume with " + layout + ", or run with watermarks");
         }
     }
 
@@ -152,9 +230,11 @@ public final class Recovery {
      * and a hash of the raw job name, so that no two job names share a key prefix; 6: each
      * operator's state under its stable id ({@link air.runtime.impl.checkpoint.PartSections}), and
      * a key of the job name and layout only: the pipeline is matched operator by operator; 7: a
-     * section holds whole state or changes since the checkpoint before (incremental checkpoints).
+     * section holds whole state or changes since the checkpoint before (incremental checkpoints);
+     * 8: edge state framed by its length, sources' earlier layouts, and the layout readable in
+     * the key ({@code <peers>x<workers>}), so that a run on another layout finds and splits it.
      */
-    static final int CHECKPOINT_FORMAT = 7;
+    static final int CHECKPOINT_FORMAT = 8;
 
     /**
      * The checkpoint key: the job's name, the checkpoint format and what a restore cannot change
@@ -163,8 +243,12 @@ public final class Recovery {
      * checkpoints, resumes what still matches and is told about the rest.
      */
     static String keyOf(JobConfig config, int peers) {
-        return namePrefix(config.name()) + digest("checkpoint-format=" + CHECKPOINT_FORMAT + "\npeers=" + peers + " workers="
-                + config.workers());
+        return layoutPrefix(config.name()) + peers + "x" + config.workers();
+    }
+
+    /** What every checkpoint key of job {@code name} in this format begins with; the layout ({@code <peers>x<workers>}) follows. */
+    static String layoutPrefix(String name) {
+        return namePrefix(name) + digest("checkpoint-format=" + CHECKPOINT_FORMAT) + "-";
     }
 
     /**
@@ -210,7 +294,8 @@ public final class Recovery {
             if (saved != null) {
                 restoring.incrementAndGet();
             }
-            return new Checkpointing(coordinator, interval, restoredId, saved, PartNames.instanceOf(part), this::restored);
+            int instances = rescaledFrom == null ? 0 : peers * plan.vertices().get(PartNames.vertexOf(part)).parallelism();
+            return new Checkpointing(coordinator, interval, restoredId, saved, PartNames.instanceOf(part), instances, this::restored);
         };
     }
 
@@ -276,8 +361,8 @@ public final class Recovery {
         }
         if (!config.startAfresh()) {
             throw new CheckpointMismatchException("job '" + config.name() + "': " + store.describe() + " holds checkpoints of this job name "
-                    + others + " that this run cannot resume from: its workers or peers differ (rescaling a checkpoint is not "
-                    + "supported yet), or an older AIR wrote them in another checkpoint format (this run's key is " + key + ", format "
+                    + others + " that this run cannot resume from: none of them holds a complete checkpoint of this checkpoint "
+                    + "format, or an older AIR wrote them in another one (this run's key is " + key + ", format "
                     + CHECKPOINT_FORMAT + "). Run with the layout (or AIR) that wrote them to resume, or start afresh on purpose "
                     + "(JobConfig.startAfresh(true), './air ... --fresh'), or use another directory");
         }
@@ -295,14 +380,21 @@ public final class Recovery {
         String prefix = namePrefix(name);
         String legacy = name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-"; // format 4 and before: the name alone, then the digest
         return jobs.stream().filter(j -> !j.equals(key)
-                && (j.startsWith(prefix) && j.substring(prefix.length()).matches("[0-9a-f]{12}")
+                && (j.startsWith(prefix) && j.substring(prefix.length()).matches("[0-9a-f]{12}(-[0-9]{1,6}x[0-9]{1,6})?")
                     || j.startsWith(legacy) && j.substring(legacy.length()).matches("[0-9a-f]{12}"))).toList();
     }
 
     void logStart() {
         CheckpointStore store = config.checkpointStore();
         if (saved != null) {
-            LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId, store.describe());
+            if (rescaledFrom != null) {
+                LOG.info("job '{}' RECOVERING on peer {}: resuming checkpoint {} of {} in {} onto {} peer(s) x {} worker(s): each "
+                        + "operator takes its share", config.name(), self, restoredId, rescaledFrom, store.describe(), peers,
+                        config.workers());
+            } else {
+                LOG.info("job '{}' RECOVERING on peer {}: resuming from checkpoint {} in {}", config.name(), self, restoredId,
+                        store.describe());
+            }
             if (!match.startEmpty().isEmpty()) {
                 LOG.info("job '{}': the pipeline changed since checkpoint {}; these operators start empty: {}", config.name(), restoredId,
                         String.join(", ", match.startEmpty()));

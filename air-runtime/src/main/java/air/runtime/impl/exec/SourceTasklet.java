@@ -3,7 +3,10 @@ package air.runtime.impl.exec;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.Inlet;
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,6 +23,8 @@ final class SourceTasklet<T> extends Tasklet {
     private final TaskletState state;
     private final Checkpointing checkpoints;
     private long nextCheckpoint;
+    /** The layouts this job ran on before the checkpoint it resumed from onto another one, oldest first; empty when none. */
+    private List<long[]> earlier = List.of();
     private long nextBarrierNanos;
 
     SourceTasklet(JobContext job, String name, SourceReader<T> reader, Inlet<T> head, int batchSize, int instance,
@@ -97,13 +102,73 @@ final class SourceTasklet<T> extends Tasklet {
         if (!checkpoints.resuming()) {
             return false;
         }
+        if (checkpoints.rescaling()) {
+            Rescale rescale = state.headRescaled(checkpoints);
+            if (rescale != null) { // else the source reads from its start (new, or changed, in this pipeline)
+                resumeAfter(rescale);
+            }
+            return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
+        }
         WireIn in = state.headState(checkpoints);
         boolean finished = false;
         if (in != null) { // else the source reads from its start (new, or changed, in this pipeline)
             finished = in.getByte() == 1;
-            reader.seek(in.getLong());
+            long position = in.getLong();
+            earlier = readLayouts(in);
+            if (!earlier.isEmpty()) {
+                resumeReader();
+            }
+            reader.seek(position);
         }
         return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
+    }
+
+    /**
+     * Resumed onto another layout: the earlier layouts stay as the saved ones knew them, and the
+     * layout that saved the checkpoint joins them with its readers' positions; the reader emits
+     * its share of what none of them emitted.
+     */
+    private void resumeAfter(Rescale rescale) {
+        long[] positions = new long[rescale.instancesBefore()];
+        List<long[]> before = null;
+        for (int i = 0; i < positions.length; i++) {
+            List<WireIn> states = rescale.states(i);
+            if (states == null) {
+                throw new IllegalStateException("source instance " + i + " of the checkpoint's layout saved no position: the "
+                        + "checkpoint is incomplete");
+            }
+            WireIn in = states.get(states.size() - 1); // the head's state is whole in every checkpoint: the newest is its state
+            in.getByte();
+            positions[i] = in.getLong();
+            List<long[]> layouts = readLayouts(in);
+            before = before == null ? layouts : before;
+        }
+        List<long[]> all = new ArrayList<>(before);
+        all.add(positions);
+        earlier = List.copyOf(all);
+        resumeReader();
+    }
+
+    private void resumeReader() {
+        try {
+            reader.resumeAfter(earlier);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException("source " + name() + " cannot resume onto another layout: " + e.getMessage()
+                    + ". Resume with the peers and workers that wrote checkpoint " + checkpoints.restoredId() + ", or start afresh", e);
+        }
+    }
+
+    private static List<long[]> readLayouts(WireIn in) {
+        int n = in.getCount(4);
+        List<long[]> layouts = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            long[] positions = new long[in.getCount(8)];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = in.getLong();
+            }
+            layouts.add(positions);
+        }
+        return layouts;
     }
 
     private void checkpoint() {
@@ -122,7 +187,13 @@ final class SourceTasklet<T> extends Tasklet {
     private PartSections capture(boolean finished, long id) {
         long position = reader.position();
         return state.capture(head -> {
-            head.putByte(finished ? 1 : 0).putLong(position);
+            head.putByte(finished ? 1 : 0).putLong(position).putInt(earlier.size());
+            for (long[] layout : earlier) {
+                head.putInt(layout.length);
+                for (long p : layout) {
+                    head.putLong(p);
+                }
+            }
             return false;
         }, id, finished || checkpoints.full(id));
     }

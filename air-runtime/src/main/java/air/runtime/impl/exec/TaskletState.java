@@ -4,6 +4,7 @@ import air.runtime.impl.checkpoint.OperatorId;
 import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.ChainTail;
 import air.runtime.impl.ops.Snapshotting;
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.List;
@@ -73,6 +74,11 @@ final class TaskletState {
         return checkpoints.restoredState(head.id());
     }
 
+    /** Resumed onto another layout: the head's share of what every earlier instance saved, or null when none did. */
+    Rescale headRescaled(Checkpointing checkpoints) {
+        return checkpoints.rescaled(head.id());
+    }
+
     /** The head's saved states in a resumed run (whole, then the changes after it), or null when the head starts empty. */
     List<WireIn> headStates(Checkpointing checkpoints) {
         return checkpoints.restoredStates(head.id());
@@ -87,6 +93,10 @@ final class TaskletState {
      */
     boolean restoreChain(boolean finished, Checkpointing checkpoints, Supplier<WireOut> finalState) {
         for (Op o : ops) {
+            if (checkpoints.rescaling()) {
+                restoreRescaled(o.id(), o.op(), checkpoints);
+                continue;
+            }
             List<WireIn> states = checkpoints.restoredStates(o.id().id());
             if (states != null) {
                 o.op().restoreFrom(states.get(0));
@@ -102,6 +112,25 @@ final class TaskletState {
             checkpoints.finished(part, finalState.get());
         }
         return finished;
+    }
+
+    /**
+     * Resumed onto another layout: operator {@code op} restores its share of what every earlier
+     * instance saved under {@code id} (none saved: it starts empty); one that cannot move its
+     * state fails the start, naming itself.
+     */
+    static void restoreRescaled(OperatorId id, Snapshotting op, Checkpointing checkpoints) {
+        Rescale rescale = checkpoints.rescaled(id.id());
+        if (rescale == null) {
+            return;
+        }
+        try {
+            op.restoreRescaled(rescale);
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException("operator " + id.id() + " cannot resume onto another layout (" + rescale + "): "
+                    + e.getMessage() + ". Resume with the peers and workers that wrote checkpoint " + checkpoints.restoredId()
+                    + ", or start afresh", e);
+        }
     }
 
     /** Sends the barrier of checkpoint {@code id} downstream, behind everything the chain has sent. */

@@ -7,8 +7,11 @@ import air.runtime.impl.ops.RecordBatch;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.progress.Completion;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -242,16 +245,48 @@ public final class InboundEdge implements Completion.Listener {
         publishProgress();
     }
 
+    /**
+     * Resumed onto another layout: the edge starts afresh (its state counts the producers of the
+     * layout that saved it), and the operator restores its share of what every earlier instance's
+     * operator saved behind its edge's state ({@code rescale} holds the head's states: each the
+     * finished flag, the framed edge state, the operator's state).
+     */
+    public void restoreRescaled(Rescale rescale) {
+        List<List<WireIn>> operatorStates = new ArrayList<>(rescale.instancesBefore());
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            List<WireIn> states = rescale.states(i);
+            if (states != null) {
+                for (WireIn in : states) {
+                    in.getByte(); // finished: an instance of the new layout finishes when its own producers end
+                    in.skip(in.getCount(1));
+                }
+            }
+            operatorStates.add(states);
+        }
+        try {
+            operator.restoreRescaled(new Rescale(rescale.instance(), rescale.instances(), operatorStates));
+        } catch (UnsupportedOperationException e) {
+            throw new IllegalStateException("operator " + operatorName + " cannot resume onto another layout (" + rescale + "): "
+                    + e.getMessage() + ". Resume with the peers and workers that wrote the checkpoint, or start afresh", e);
+        }
+        publishProgress();
+    }
+
+    /** The edge's own state, framed by its length so that a restore onto another layout can pass over it. */
     private void writeEdgeState(WireOut out) {
+        int length = out.mark();
+        out.putInt(0);
         ends.snapshotTo(out);
         if (repeats != null) {
             repeats.snapshotTo(out);
         }
         out.putLong(forwardedWatermark);
         completion.snapshotTo(out);
+        out.putIntAt(length, out.mark() - length - 4);
     }
 
     private void readEdgeState(WireIn in) {
+        in.getCount(1);
         ends.restoreFrom(in);
         if (repeats != null) {
             repeats.restoreFrom(in);

@@ -1,6 +1,7 @@
 package air.runtime.impl.ops;
 
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -43,6 +44,17 @@ public final class ExchangeInOp implements Operator, Counted, WindowStats {
     @Override
     public void snapshotTo(WireOut out, long checkpointId) {
         out.putLong(received);
+    }
+
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        received = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn in = rescale.newest(i);
+            if (in != null && rescale.takes(i)) {
+                received += in.getLong();
+            }
+        }
     }
 
     @Override

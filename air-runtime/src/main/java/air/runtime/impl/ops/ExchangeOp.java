@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -141,6 +142,28 @@ public final class ExchangeOp<T> extends PaddedOperator implements Inlet<T>, Cou
         w.putLong(received).putLong(watermark).putInt(next).putInt(destinations);
         for (int d = 0; d < destinations; d++) {
             w.putLong(sent[d] + sizes[d]);
+        }
+    }
+
+    /**
+     * Onto another layout: the downstream edges start afresh, and so does the numbering of what
+     * this instance sends them; the watermark is the lowest of every earlier instance's.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        long lowest = Long.MAX_VALUE;
+        long count = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn in = rescale.newest(i);
+            if (in != null) {
+                long r = in.getLong();
+                lowest = Math.min(lowest, in.getLong());
+                count += rescale.takes(i) ? r : 0;
+            }
+        }
+        if (lowest != Long.MAX_VALUE) {
+            watermark = lowest;
+            received = count;
         }
     }
 

@@ -4,6 +4,7 @@ import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -296,6 +297,74 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         open.clear();
         open.putAll(live);
         updates.restoreFrom(in);
+    }
+
+    /**
+     * Onto another layout: the open frames of the earlier instances this one takes, merged frame
+     * by frame (a partial frame is any producer's share, unshipped: whoever ships it, the final
+     * instances merge it the same); their counters summed; the watermark and the progress released
+     * the lowest of every earlier instance, since this instance's source now reads what any of
+     * them had left. Each earlier state is read through this operator's own restore.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        if (updates != PartialUpdates.<T>none()) {
+            throw new UnsupportedOperationException("a window that emits early or late updates keeps per-producer versions");
+        }
+        LongObjectHashMap<KeyedFrame<T>> taken = new LongObjectHashMap<>();
+        List<WireIn> releases = new ArrayList<>();
+        List<List<byte[]>> lateOutput = new ArrayList<>();
+        long lowest = Long.MAX_VALUE;
+        long takenReceived = 0;
+        long takenLate = 0;
+        long takenSent = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            List<WireIn> states = rescale.states(i);
+            if (states == null) {
+                continue;
+            }
+            restoreFrom(states.get(0));
+            for (WireIn changes : states.subList(1, states.size())) {
+                restoreChanges(changes);
+            }
+            lowest = Math.min(lowest, watermark);
+            WireOut progress = new WireOut(64);
+            release.snapshotTo(progress);
+            releases.add(new WireIn(progress.buffer(), -1));
+            if (!rescale.takes(i)) {
+                continue;
+            }
+            takenReceived += received;
+            takenLate += late;
+            takenSent += partialsSent;
+            if (lateRestore != null) {
+                lateOutput.add(List.of(lateRestore));
+            }
+            long[] starts = open.keySet().toSortedArray();
+            for (long start : starts) {
+                KeyedFrame<T> into = taken.get(start);
+                if (into == null) {
+                    into = frames.create();
+                    taken.put(start, into);
+                }
+                into.merge(open.get(start).drainAll(out.producer(), start));
+            }
+        }
+        if (releases.isEmpty()) {
+            return;
+        }
+        open.clear();
+        open.putAll(taken);
+        forgetCurrent();
+        watermark = lowest;
+        received = takenReceived;
+        late = takenLate;
+        partialsSent = takenSent;
+        release.restoreLowest(releases);
+        lateRestore = null;
+        if (lateRecords != null) {
+            GuardedWriter.checkpointed(lateRecords).restoreRescaled(lateOutput);
+        }
     }
 
     private void readCounters(WireIn in) {

@@ -1,9 +1,13 @@
 package air.runtime.impl.ops;
 
+import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkWriter;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The tail that hands records to a user sink writer. */
 public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted, Snapshotting, ChainTail {
@@ -108,6 +112,39 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
             GuardedWriter.checkpointed(writer).restoreChanges(changes);
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "failed to restore its checkpointed changes", e);
+        }
+    }
+
+    /** Onto another layout: the writer merges the output of the earlier instances this one takes ({@link Rescale#takes}). */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        long count = 0;
+        List<List<byte[]>> taken = new ArrayList<>();
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            List<WireIn> states = rescale.states(i);
+            if (states == null || !rescale.takes(i)) {
+                continue;
+            }
+            List<byte[]> chain = new ArrayList<>(states.size());
+            long newest = 0;
+            for (WireIn in : states) {
+                newest = in.getLong(); // each state counts every record received up to its checkpoint
+                chain.add(in.getBytes());
+            }
+            count += newest;
+            taken.add(chain);
+        }
+        received = count;
+        restoreTaken(GuardedWriter.checkpointed(writer), taken);
+    }
+
+    private void restoreTaken(CheckpointedSinkWriter<?> w, List<List<byte[]>> taken) {
+        try {
+            w.restoreRescaled(taken);
+        } catch (UnsupportedOperationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "failed to restore the output of " + taken.size() + " earlier instance(s)", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
 
@@ -29,5 +30,17 @@ public interface Snapshotting {
     /** Applies changes {@link #snapshotChangesTo} wrote, after {@link #restoreFrom} and the changes before them, in order. */
     default void restoreChanges(WireIn in) {
         throw new IllegalStateException(getClass().getSimpleName() + " writes full snapshots only; it has no changes to restore");
+    }
+
+    /**
+     * Restores this instance's share of the state that every instance of an earlier layout saved
+     * (a job resumed with other peers or workers), instead of {@link #restoreFrom}. An operator
+     * that cannot split or merge its state says so (the default): the job then fails on start,
+     * naming the operator, and the checkpoint stays as it was.
+     *
+     * @throws UnsupportedOperationException when this operator's state cannot move to another layout
+     */
+    default void restoreRescaled(Rescale rescale) {
+        throw new UnsupportedOperationException("its state cannot move to another number of instances yet");
     }
 }

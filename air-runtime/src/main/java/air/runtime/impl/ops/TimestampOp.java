@@ -1,6 +1,7 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.TimeSource;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -156,6 +157,35 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     @Override
     public void snapshotTo(WireOut out, long checkpointId) {
         out.putLong(maxSeen).putLong(lastWatermark).putLong(received);
+    }
+
+    /**
+     * Onto another layout: the lowest progress of every earlier instance (its source may now read
+     * what any of them had left, which must not count as late) and the records the earlier
+     * instances it takes had received.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        long lowestSeen = Long.MAX_VALUE;
+        long lowestWatermark = Long.MAX_VALUE;
+        long count = 0;
+        boolean any = false;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn in = rescale.newest(i);
+            if (in != null) {
+                any = true;
+                lowestSeen = Math.min(lowestSeen, in.getLong());
+                lowestWatermark = Math.min(lowestWatermark, in.getLong());
+                long r = in.getLong();
+                count += rescale.takes(i) ? r : 0;
+            }
+        }
+        if (any) {
+            maxSeen = lowestSeen;
+            lastWatermark = lowestWatermark;
+            received = count;
+            receivedAtBatch = count;
+        }
     }
 
     @Override

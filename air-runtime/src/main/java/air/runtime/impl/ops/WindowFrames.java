@@ -6,8 +6,11 @@ import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -127,6 +130,34 @@ public final class WindowFrames<T> {
     private KeyedFrame<T> take(long start) {
         changes.gone(start);
         return open.remove(start);
+    }
+
+    /** An empty set of frames like this one: what a restore onto another layout reads an earlier instance's frames into. */
+    public WindowFrames<T> emptyCopy() {
+        return new WindowFrames<>(info, window, frames, codec, router, instance, instances);
+    }
+
+    /**
+     * Restore onto another layout: this instance's share ({@link WindowRouter#shareOf}) of the
+     * frames the earlier instances held, in their order (null where one held none). The earlier
+     * frames are not used afterwards.
+     */
+    public void restoreShares(List<WindowFrames<T>> earlier) {
+        open.clear();
+        Set<Long> copied = new HashSet<>();
+        for (WindowFrames<T> e : earlier) {
+            if (e == null) {
+                continue;
+            }
+            lastEmittedEnd = Math.max(lastEmittedEnd, e.lastEmittedEnd);
+            for (Map.Entry<Long, KeyedFrame<T>> f : e.open.entrySet()) {
+                FramePartial share = router.shareOf(f.getKey(), f.getValue(), copied.add(f.getKey()), instance, instances);
+                if (share != null && share.size() > 0) {
+                    merge(share);
+                }
+            }
+        }
+        changes.snapshotTaken();
     }
 
     public void snapshotTo(WireOut out) {

@@ -6,6 +6,7 @@ import air.runtime.impl.routing.WindowRouter;
 import air.runtime.plan.Progress;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.List;
 
 /**
  * How a producer of windowed partials hands progress downstream: periodic low watermarks or
@@ -45,4 +46,17 @@ public interface ProgressRelease {
     void snapshotTo(WireOut out);
 
     void restoreFrom(WireIn in);
+
+    /**
+     * Restore onto another layout: {@code states} are what the earlier producers' releases saved
+     * ({@link #snapshotTo}); this producer resumes from the least progress among them, so that
+     * nothing any of them had not yet released counts as released. Hew-meld credit is owed per
+     * producer and epoch and cannot be split or merged: its release refuses (the default).
+     *
+     * @throws UnsupportedOperationException when this kind of progress cannot move to another layout
+     */
+    default void restoreLowest(List<WireIn> states) {
+        throw new UnsupportedOperationException("hew-meld credit is owed per producer and cannot move to another number of producers; "
+                + "rescale a job with watermark progress");
+    }
 }

@@ -5,6 +5,7 @@ import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleOutput;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.List;
 
 /**
  * Low watermarks: when the watermark crosses a frame boundary, every frame before it is shipped
@@ -48,5 +49,19 @@ final class WatermarkRelease implements ProgressRelease {
     public void restoreFrom(WireIn in) {
         watermark = in.getLong();
         sentBoundary = in.getLong();
+    }
+
+    @Override
+    public void restoreLowest(List<WireIn> states) {
+        long lowestWatermark = Long.MAX_VALUE;
+        long lowestBoundary = Long.MAX_VALUE;
+        for (WireIn in : states) {
+            lowestWatermark = Math.min(lowestWatermark, in.getLong());
+            lowestBoundary = Math.min(lowestBoundary, in.getLong());
+        }
+        if (!states.isEmpty()) {
+            watermark = lowestWatermark;
+            sentBoundary = lowestBoundary;
+        }
     }
 }

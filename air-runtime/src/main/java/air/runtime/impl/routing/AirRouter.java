@@ -1,6 +1,7 @@
 package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
+import air.runtime.impl.ops.FramePartial;
 import air.runtime.impl.ops.KeyedFrame;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleOutput;
@@ -36,6 +37,18 @@ final class AirRouter implements WindowRouter {
         for (int owner : AirRouting.ownersOfFrame(credit.epoch(), window, out.destinations())) {
             out.send(owner, credit);
         }
+    }
+
+    @Override
+    public FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances) {
+        if (firstCopy) {
+            for (int owner : AirRouting.ownersOfFrame(frameStart, window, instances)) {
+                if (owner == instance) {
+                    return frame.drainAll(0, frameStart);
+                }
+            }
+        }
+        return null;
     }
 
     @Override

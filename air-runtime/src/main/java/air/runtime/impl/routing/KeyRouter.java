@@ -30,6 +30,11 @@ final class KeyRouter implements WindowRouter {
     }
 
     @Override
+    public FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances) {
+        return frame.drain(0, frameStart, instances)[instance];
+    }
+
+    @Override
     public boolean emits(long windowStart, int instance, int instances) {
         return true;
     }

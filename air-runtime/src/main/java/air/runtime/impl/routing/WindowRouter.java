@@ -34,6 +34,15 @@ public interface WindowRouter {
     /** Whether final instance {@code instance} of {@code instances} emits the window starting at {@code windowStart}. */
     boolean emits(long windowStart, int instance, int instances);
 
+    /**
+     * Restore onto another layout: the share of {@code frame}, as an earlier final instance held
+     * it, that final instance {@code instance} of {@code instances} owns now, or null for none.
+     * {@code firstCopy}: no lower earlier instance held a frame of this start. Under AIR routing
+     * each owner of a frame holds all of it, so one copy is taken; under KEY routing each held its
+     * keys' share, and every share counts. The frame is not used afterwards.
+     */
+    FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances);
+
     /** Sends one partial, counting its entries. */
     static long send(ShuffleOutput out, int destination, FramePartial partial) {
         out.send(destination, partial);

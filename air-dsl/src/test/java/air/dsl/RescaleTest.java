@@ -1,0 +1,251 @@
+package air.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.channels.InJvmTransports;
+import air.channels.Transport;
+import air.runtime.CheckpointMismatchException;
+import air.runtime.Cluster;
+import air.runtime.JobConfig;
+import air.runtime.api.CheckpointStore;
+import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.SinkFactory;
+import air.runtime.api.SinkWriter;
+import air.runtime.api.WindowDefinition;
+import air.runtime.api.WindowResult;
+import air.runtime.plan.Progress;
+import air.runtime.plan.Routing;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Restoring onto another layout: a job checkpointed on 2 peers x 2 workers fails mid-run and
+ * resumes on 4 x 1, fails again and resumes on 1 x 2, to its end; the windows' results are exactly
+ * a failure-free run's. Peers run in this JVM over in-JVM transports and share one directory.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RescaleTest {
+
+    private static final long N = 24_000;
+    private static final long KEYS = 13;
+    private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
+
+    /** Keeps its rows as its state, so that they move with it: what a restore onto another layout merges. */
+    static final class RowsSink implements SinkFactory<WindowResult<Long, Long>> {
+        final Map<Integer, List<String>> rows = new ConcurrentHashMap<>();
+        /** False: the writer does not implement restoreRescaled, as a part-file writer would not. */
+        private final boolean movable;
+
+        RowsSink(boolean movable) {
+            this.movable = movable;
+        }
+
+        @Override
+        public SinkWriter<WindowResult<Long, Long>> open(int instance, int parallelism) {
+            List<String> mine = new ArrayList<>();
+            rows.put(instance, mine);
+            return new CheckpointedSinkWriter<>() {
+                @Override public void write(WindowResult<Long, Long> r) {
+                    mine.add("[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+                }
+                @Override public void close() { }
+                @Override public byte[] snapshot(long checkpointId) {
+                    return String.join("\n", mine).getBytes(StandardCharsets.UTF_8);
+                }
+                @Override public void restore(byte[] state) {
+                    mine.clear();
+                    add(state);
+                }
+                @Override public void restoreRescaled(List<List<byte[]>> earlier) {
+                    if (!movable) {
+                        CheckpointedSinkWriter.super.restoreRescaled(earlier);
+                    }
+                    mine.clear();
+                    for (List<byte[]> chain : earlier) {
+                        add(chain.get(chain.size() - 1)); // whole snapshots only: the newest is all of it
+                    }
+                }
+                private void add(byte[] state) {
+                    String text = new String(state, StandardCharsets.UTF_8);
+                    if (!text.isEmpty()) {
+                        mine.addAll(Arrays.asList(text.split("\n")));
+                    }
+                }
+            };
+        }
+
+        @Override
+        public String describe() {
+            return "rows";
+        }
+    }
+
+    /** The file store, counting the parts written by every peer of a run. */
+    static final class CountingStore implements CheckpointStore {
+        final CheckpointStore inner;
+        final AtomicInteger writes;
+
+        CountingStore(Path dir, AtomicInteger writes) {
+            this.inner = Checkpoints.toDirectory(dir);
+            this.writes = writes;
+        }
+
+        @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+            inner.write(job, id, peer, peers, parts);
+            writes.incrementAndGet();
+        }
+        @Override public boolean keepsChains() {
+            return inner.keepsChains();
+        }
+        @Override public void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+            inner.write(job, id, base, peer, peers, parts);
+            writes.incrementAndGet();
+        }
+        @Override public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
+            return inner.newestComplete(job, peer, peers);
+        }
+        @Override public void discardNewerThan(String job, long id, int peer) throws IOException {
+            inner.discardNewerThan(job, id, peer);
+        }
+        @Override public List<String> jobs() throws IOException {
+            return inner.jobs();
+        }
+        @Override public Claim claim(String job, int peer, int peers) throws IOException {
+            return inner.claim(job, peer, peers);
+        }
+        @Override public String describe() {
+            return inner.describe();
+        }
+    }
+
+    /**
+     * One run on {@code peers} x {@code workers}; with {@code failAfter} > 0 a map throws on peer 0
+     * once the peers wrote that many checkpoint parts (the source is paced, so that lands mid-run).
+     * Returns every peer's rows, or throws what the first peer failed with.
+     */
+    private static List<String> run(int peers, int workers, Path dir, WindowDefinition window, Routing routing, Progress progress,
+                                    int failAfter) throws Exception {
+        return run(peers, workers, dir, window, routing, progress, failAfter, true);
+    }
+
+    private static List<String> run(int peers, int workers, Path dir, WindowDefinition window, Routing routing, Progress progress,
+                                    int failAfter, boolean movableSink) throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        AtomicBoolean armed = new AtomicBoolean(failAfter > 0);
+        List<Transport> net = peers == 1 ? null : InJvmTransports.network(peers);
+        List<CompletableFuture<List<String>>> parts = new ArrayList<>();
+        for (int peer = 0; peer < peers; peer++) {
+            int self = peer;
+            parts.add(CompletableFuture.supplyAsync(() -> {
+                RowsSink sink = new RowsSink(movableSink);
+                Pipeline p = Pipeline.create();
+                p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime()))
+                        .map(i -> {
+                            if (self == 0 && armed.get() && writes.get() >= failAfter && armed.getAndSet(false)) {
+                                throw new IllegalStateException("injected failure");
+                            }
+                            return i;
+                        })
+                        .withTimestamps(i -> i, 0)
+                        .keyByLong(i -> i % KEYS)
+                        .window(window)
+                        .aggregate(Aggregations.count())
+                        .writeTo(sink);
+                JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
+                        .checkpoints(new CountingStore(dir, writes), 30).fullCheckpointEvery(3);
+                if (net == null) {
+                    p.execute(config);
+                } else {
+                    try (Cluster c = Cluster.over(net.get(self), FAST)) {
+                        p.execute(config.cluster(c));
+                    }
+                }
+                List<String> all = new ArrayList<>();
+                sink.rows.values().forEach(all::addAll);
+                return all;
+            }, r -> Thread.ofPlatform().start(r)));
+        }
+        List<String> all = new ArrayList<>();
+        Exception failed = null;
+        for (CompletableFuture<List<String>> part : parts) {
+            try {
+                all.addAll(part.get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException e) {
+                failed = failed == null && e.getCause() instanceof Exception cause ? cause : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        return all;
+    }
+
+    private static Map<String, Long> counted(List<String> rows) {
+        Map<String, Long> out = new TreeMap<>();
+        for (String row : rows) {
+            int eq = row.lastIndexOf('=');
+            Long before = out.put(row.substring(0, eq), Long.parseLong(row.substring(eq + 1)));
+            assertThat(before).as("result emitted twice: " + row).isNull();
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} routing={1}")
+    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY"})
+    void a_job_resumes_from_2x2_onto_4x1_then_1x2_exactly_once(String kind, Routing routing, @TempDir Path dir) {
+        WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(500) : Windows.sliding(1000, 500);
+        assertThatThrownBy(() -> run(2, 2, dir, window, routing, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
+        List<String> rows = runOrFail(1, 2, dir, window, routing);
+        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void hew_meld_progress_is_refused_onto_another_layout_naming_the_layout_and_nothing_is_deleted(@TempDir Path dir) throws Exception {
+        WindowDefinition window = Windows.tumbling(500);
+        assertThatThrownBy(() -> run(1, 2, dir, window, Routing.KEY, Progress.HEWMELD, 4)).hasMessageContaining("injected failure");
+        assertThatThrownBy(() -> run(1, 3, dir, window, Routing.KEY, Progress.HEWMELD, 0))
+                .isInstanceOf(CheckpointMismatchException.class).hasMessageContaining("1 peer(s) x 2 worker(s)")
+                .hasMessageContaining("hew-meld");
+        List<String> rows = run(1, 2, dir, window, Routing.KEY, Progress.HEWMELD, 0);
+        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void a_sink_that_cannot_move_its_output_fails_the_start_naming_it(@TempDir Path dir) throws Exception {
+        WindowDefinition window = Windows.tumbling(500);
+        assertThatThrownBy(() -> run(1, 2, dir, window, Routing.KEY, Progress.WATERMARK, 4)).hasMessageContaining("injected failure");
+        assertThatThrownBy(() -> run(1, 3, dir, window, Routing.KEY, Progress.WATERMARK, 0, false))
+                .hasMessageContaining("v1#sink cannot resume onto another layout").hasMessageContaining(" of 3 (from 2 before)")
+                .hasMessageContaining("CheckpointedSinkWriter.restoreRescaled");
+        List<String> rows = run(1, 2, dir, window, Routing.KEY, Progress.WATERMARK, 0);
+        assertThat(counted(rows)).as("the checkpoint was left as it was").isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    private static List<String> runOrFail(int peers, int workers, Path dir, WindowDefinition window, Routing routing) {
+        try {
+            return run(peers, workers, dir, window, routing, Progress.WATERMARK, 0);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
