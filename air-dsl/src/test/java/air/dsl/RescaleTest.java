@@ -7,7 +7,9 @@ import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.runtime.CheckpointMismatchException;
 import air.runtime.Cluster;
+import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.JobStatus;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
@@ -27,10 +29,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,26 +103,30 @@ class RescaleTest {
         }
     }
 
-    /** The file store, counting the parts written by every peer of a run. */
+    /** The file store, counting the parts written by every peer of a run; {@code onWrite} runs after each, with the count. */
     static final class CountingStore implements CheckpointStore {
         final CheckpointStore inner;
         final AtomicInteger writes;
+        final IntConsumer onWrite;
 
-        CountingStore(Path dir, AtomicInteger writes) {
+        CountingStore(Path dir, AtomicInteger writes, IntConsumer onWrite) {
             this.inner = Checkpoints.toDirectory(dir);
             this.writes = writes;
+            this.onWrite = onWrite;
         }
 
         @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
-            inner.write(job, id, peer, peers, parts);
-            writes.incrementAndGet();
+            write(job, id, id, peer, peers, parts);
         }
         @Override public boolean keepsChains() {
             return inner.keepsChains();
         }
         @Override public void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
             inner.write(job, id, base, peer, peers, parts);
-            writes.incrementAndGet();
+            onWrite.accept(writes.incrementAndGet());
+        }
+        @Override public boolean writtenByAll(String job, long id, int peers) throws IOException {
+            return inner.writtenByAll(job, id, peers);
         }
         @Override public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
             return inner.newestComplete(job, peer, peers);
@@ -144,12 +152,31 @@ class RescaleTest {
      */
     private static List<String> run(int peers, int workers, Path dir, WindowDefinition window, Routing routing, Progress progress,
                                     int failAfter) throws Exception {
-        return run(peers, workers, dir, window, routing, progress, failAfter, true);
+        return run(peers, workers, dir, window, routing, progress, failAfter, true, 0, new ArrayList<>());
+    }
+
+    /**
+     * One run on {@code peers} x {@code workers} that peer 0 stops with a savepoint once the peers
+     * wrote {@code stopAfter} checkpoint parts; every peer's job must end STOPPED. Returns the savepoint's id.
+     */
+    private static long stopped(int peers, int workers, Path dir, WindowDefinition window, Routing routing, int stopAfter)
+            throws Exception {
+        List<Long> savepoints = new CopyOnWriteArrayList<>();
+        List<String> rows = run(peers, workers, dir, window, routing, Progress.WATERMARK, 0, true, stopAfter, savepoints);
+        assertThat(savepoints).hasSize(1);
+        assertThat(rows).as("rows kept by writers of a stopped run (their output is the savepoint's)").isNotNull();
+        return savepoints.get(0);
     }
 
     private static List<String> run(int peers, int workers, Path dir, WindowDefinition window, Routing routing, Progress progress,
-                                    int failAfter, boolean movableSink) throws Exception {
+                                    int failAfter, boolean movableSink, int stopAfter, List<Long> savepoints) throws Exception {
         AtomicInteger writes = new AtomicInteger();
+        CompletableFuture<Job> first = new CompletableFuture<>();
+        IntConsumer onWrite = n -> {
+            if (n == stopAfter) {
+                first.thenAccept(job -> job.stopWithSavepoint().thenAccept(savepoints::add));
+            }
+        };
         AtomicBoolean armed = new AtomicBoolean(failAfter > 0);
         List<Transport> net = peers == 1 ? null : InJvmTransports.network(peers);
         List<CompletableFuture<List<String>>> parts = new ArrayList<>();
@@ -171,12 +198,12 @@ class RescaleTest {
                         .aggregate(Aggregations.count())
                         .writeTo(sink);
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
-                        .checkpoints(new CountingStore(dir, writes), 30).fullCheckpointEvery(3);
+                        .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
                 if (net == null) {
-                    p.execute(config);
+                    runOne(p, config, self, first, stopAfter);
                 } else {
                     try (Cluster c = Cluster.over(net.get(self), FAST)) {
-                        p.execute(config.cluster(c));
+                        runOne(p, config.cluster(c), self, first, stopAfter);
                     }
                 }
                 List<String> all = new ArrayList<>();
@@ -199,6 +226,15 @@ class RescaleTest {
         return all;
     }
 
+    private static void runOne(Pipeline p, JobConfig config, int self, CompletableFuture<Job> first, int stopAfter) {
+        Job job = p.submit(config);
+        if (self == 0) {
+            first.complete(job);
+        }
+        job.join();
+        assertThat(job.status()).isEqualTo(stopAfter > 0 ? JobStatus.STOPPED : JobStatus.FINISHED);
+    }
+
     private static Map<String, Long> counted(List<String> rows) {
         Map<String, Long> out = new TreeMap<>();
         for (String row : rows) {
@@ -219,6 +255,31 @@ class RescaleTest {
         assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
     }
 
+    @ParameterizedTest(name = "{0} routing={1}")
+    @CsvSource({"tumbling,AIR", "sliding,KEY"})
+    void a_job_stopped_with_a_savepoint_on_2x2_resumes_on_4x1_stops_again_and_ends_on_1x2_exactly_once(String kind, Routing routing,
+                                                                                                         @TempDir Path dir)
+            throws Exception {
+        WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(500) : Windows.sliding(1000, 500);
+        long first = stopped(2, 2, dir, window, routing, 6);
+        long second = stopped(4, 1, dir, window, routing, 12);
+        assertThat(second).isGreaterThan(first);
+        List<String> rows = run(1, 2, dir, window, routing, Progress.WATERMARK, 0);
+        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void a_job_without_checkpoints_refuses_a_savepoint_naming_it() {
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(10, i -> i)).writeTo(Sinks.collect());
+        Job job = p.submit(TestPipelines.config(1));
+        try {
+            assertThatThrownBy(job::stopWithSavepoint).hasMessageContaining("job 'test' takes no checkpoints");
+        } finally {
+            job.join();
+        }
+    }
+
     @Test
     void hew_meld_progress_is_refused_onto_another_layout_naming_the_layout_and_nothing_is_deleted(@TempDir Path dir) throws Exception {
         WindowDefinition window = Windows.tumbling(500);
@@ -234,7 +295,7 @@ class RescaleTest {
     void a_sink_that_cannot_move_its_output_fails_the_start_naming_it(@TempDir Path dir) throws Exception {
         WindowDefinition window = Windows.tumbling(500);
         assertThatThrownBy(() -> run(1, 2, dir, window, Routing.KEY, Progress.WATERMARK, 4)).hasMessageContaining("injected failure");
-        assertThatThrownBy(() -> run(1, 3, dir, window, Routing.KEY, Progress.WATERMARK, 0, false))
+        assertThatThrownBy(() -> run(1, 3, dir, window, Routing.KEY, Progress.WATERMARK, 0, false, 0, new ArrayList<>()))
                 .hasMessageContaining("v1#sink cannot resume onto another layout").hasMessageContaining(" of 3 (from 2 before)")
                 .hasMessageContaining("CheckpointedSinkWriter.restoreRescaled");
         List<String> rows = run(1, 2, dir, window, Routing.KEY, Progress.WATERMARK, 0);

@@ -306,6 +306,17 @@ public final class FileCheckpointStore implements CheckpointStore {
         return checked;
     }
 
+    /** Every peer's file of checkpoint {@code id} is there (a file is renamed into place whole, so being there is being written). */
+    @Override
+    public boolean writtenByAll(String job, long id, int peers) {
+        for (int r = 0; r < peers; r++) {
+            if (!Files.exists(file(job, id, r, peers))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public void discardNewerThan(String job, long id, int peer) throws IOException {
         for (long newer : ids(job)) {

@@ -1,6 +1,7 @@
 package air.runtime;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** A submitted job. Every thread it starts has ended once {@link #join} returns or throws. */
 public interface Job {
@@ -18,6 +19,21 @@ public interface Job {
      * CANCELLED once every thread has ended (a function that ignores interruption holds it back).
      */
     void cancel();
+
+    /**
+     * Stops the job with a savepoint: every source takes its next checkpoint at once, whole, and
+     * reads no more; once every peer has written it the job ends there — no end of input, no
+     * window fired early — and {@link #join} returns with status {@link JobStatus#STOPPED}. A run
+     * with the same checkpoint directory, on this layout or any other (other peers, other
+     * workers), resumes from it. Asking one peer is enough: the others stop with it. The future
+     * completes with the savepoint's checkpoint id, or exceptionally when the job ended first or
+     * the savepoint could not be written (the job then goes on).
+     *
+     * @throws IllegalStateException when the job takes no checkpoints ({@code JobConfig.checkpoints})
+     */
+    default CompletableFuture<Long> stopWithSavepoint() {
+        throw new IllegalStateException("job '" + name() + "' takes no checkpoints: a savepoint needs JobConfig.checkpoints(...)");
+    }
 
     /**
      * For every final window instance, its oldest open window and the upstream instances that

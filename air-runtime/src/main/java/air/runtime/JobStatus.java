@@ -9,5 +9,7 @@ public enum JobStatus {
     CHECKPOINTING,
     FINISHED,
     FAILED,
-    CANCELLED
+    CANCELLED,
+    /** Stopped at a savepoint ({@link Job#stopWithSavepoint}): a run on any layout resumes from it. */
+    STOPPED
 }

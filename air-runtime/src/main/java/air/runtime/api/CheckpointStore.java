@@ -138,6 +138,16 @@ public interface CheckpointStore {
     Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException;
 
     /**
+     * Whether every one of {@code peers} has written its part of checkpoint {@code id} of
+     * {@code job}: a stop with a savepoint ends the job at {@code id} only then, when no peer still
+     * owes its part. The default reads {@link #newestComplete}; a store that can tell more cheaply
+     * (the file store: every peer's file is there) should.
+     */
+    default boolean writtenByAll(String job, long id, int peers) throws IOException {
+        return newestComplete(job, 0, peers).map(r -> r.id() >= id).orElse(false);
+    }
+
+    /**
      * Drops {@code peer}'s parts of checkpoints newer than {@code id}: left by a run that failed
      * before they completed, they must not mix with the parts of the run that resumes from {@code id}.
      */

@@ -13,6 +13,7 @@ import air.runtime.impl.exec.RunningJob;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -86,6 +87,22 @@ public interface FaultTolerance {
     }
 
     /** The job ended on every peer (or failed), or its graph could not be built: releases what the strategy holds. */
+    /**
+     * Asks for a stop with a savepoint ({@link air.runtime.Job#stopWithSavepoint}); only
+     * checkpointing can take one.
+     */
+    default CompletableFuture<Long> stopWithSavepoint(String jobName) {
+        throw new IllegalStateException("job '" + jobName + "' takes no checkpoints: a savepoint needs JobConfig.checkpoints(...)");
+    }
+
+    /** The job stopped at savepoint {@code id}, found here or heard from another peer. */
+    default void stoppedAt(long id) {
+    }
+
+    /** The job ended (its threads are done) without stopping at a savepoint: {@code how}, for whoever waits for one. */
+    default void endedWithout(String how) {
+    }
+
     default void close() {
     }
 

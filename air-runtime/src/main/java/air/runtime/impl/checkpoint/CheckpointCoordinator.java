@@ -76,6 +76,15 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private long newestDecided;
     /** The whole checkpoint the chain of {@link #lastWritten} starts from (the writer thread's). */
     private long writtenBase;
+    /** Told, on the writer thread, of each checkpoint written (true) or not (false): a stop with a savepoint waits for one. */
+    private volatile Written onWritten = (id, ok) -> { };
+    /** From now on every checkpoint not yet decided is whole (a savepoint was asked for). */
+    private volatile boolean wholeFromNow;
+
+    /** What the writer thread tells of each checkpoint it was handed. */
+    public interface Written {
+        void written(long id, boolean ok);
+    }
 
     /**
      * @param job       the store's key of this pipeline and layout
@@ -119,6 +128,16 @@ public final class CheckpointCoordinator implements AutoCloseable {
         expected = Set.copyOf(parts);
     }
 
+    /** Where the writer thread says which checkpoints it wrote and which it could not; set before any tasklet runs. */
+    public void onWritten(Written listener) {
+        onWritten = listener;
+    }
+
+    /** Every checkpoint decided from now on is whole: a savepoint stands alone, whatever a later run does with the chain. */
+    public void wholeFromNow() {
+        wholeFromNow = true;
+    }
+
     /** Tasklets taken over from a dead peer join: their parts are expected in every checkpoint not yet written. */
     public synchronized void expectMore(Set<String> parts) {
         Set<String> all = new HashSet<>(expected);
@@ -133,7 +152,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     public synchronized boolean full(long id) {
         Boolean whole = wholeness.get(id);
         if (whole == null) {
-            whole = id >= nextFull || fullEvery > 1 && store.prefersWhole();
+            whole = id >= nextFull || wholeFromNow || fullEvery > 1 && store.prefersWhole();
             if (whole) {
                 nextFull = id + fullEvery;
             }
@@ -215,6 +234,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
             inProgress.decrementAndGet();
             LOG.warn("job '{}': checkpoint {} NOT written by peer {}: it holds changes since checkpoint {}, which was not written; "
                     + "the next whole checkpoint starts a new chain", jobName, id, peer, id - 1);
+            onWritten.written(id, false);
             return;
         }
         long base = whole ? id : writtenBase;
@@ -234,12 +254,14 @@ public final class CheckpointCoordinator implements AutoCloseable {
                     nanos / 1_000_000, whole ? "" : " (changes since checkpoint " + (id - 1) + ", chain from " + base + ")");
             events.publish(new JobEvent.CheckpointWritten(jobName, peer, JobEvents.now(), id,
                     parts.size(), bytes));
+            onWritten.written(id, true);
         } catch (IOException e) {
             chainBroken();
             failed.increment();
             LOG.warn("job '{}': checkpoint {} NOT written by peer {} to {}: {}; the job goes on, the next checkpoint not yet begun "
                     + "tries again, whole (a restart resumes from checkpoint {} or another one every peer completed)", jobName, id, peer,
                     store.describe(), e.getMessage(), lastWritten);
+            onWritten.written(id, false);
         } catch (RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
         } finally {

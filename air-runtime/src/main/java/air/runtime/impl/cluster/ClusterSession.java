@@ -47,6 +47,10 @@ public final class ClusterSession implements AutoCloseable {
     public interface JobFailures {
         void failed(String why);
 
+        /** Peer {@code by} stopped the job at savepoint {@code savepoint}, which every peer wrote: this peer stops there too. */
+        default void stopped(long savepoint, String by) {
+        }
+
         void fenced(String why);
     }
 
@@ -329,6 +333,13 @@ public final class ClusterSession implements AutoCloseable {
 
 
     private void onAbort(ControlPlane.Message m) {
+        if (m.kind() == ControlPlane.Kind.STOP) {
+            JobFailures f = jobFailure;
+            if (m.job() == currentJob && f != null) {
+                f.stopped(Long.parseLong(m.text()), "peer " + m.peer());
+            }
+            return;
+        }
         if (isGone(m.peer())) {
             LOG.warn("peer {}: ignoring an abort from peer {}, which {} removed: {}", self(), m.peer(), membership.view(), m.text());
             return;
@@ -466,6 +477,19 @@ public final class ClusterSession implements AutoCloseable {
         }
         control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0], this::isGone);
         fromEveryPeer(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, "finish");
+    }
+
+    /**
+     * The job stopped at savepoint {@code savepoint} on this peer: tells every peer (one still
+     * running stops there too) and returns once every peer has said the same, so that no peer
+     * leaves while another still runs and would take its leaving for a failure.
+     */
+    public void stopBarrier(long job, long savepoint) throws InterruptedException {
+        if (job == currentJob) {
+            finishingJob = job;
+        }
+        control.sendToAll(ControlPlane.Kind.STOP, job, Long.toString(savepoint), new byte[0], this::isGone);
+        fromEveryPeer(ControlPlane.Kind.STOP, job, Long.MAX_VALUE, "stop at savepoint " + savepoint);
     }
 
     /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */

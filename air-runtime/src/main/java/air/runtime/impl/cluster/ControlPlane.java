@@ -22,13 +22,14 @@ import org.slf4j.LoggerFactory;
  * (bytes for rank 0), HELLO (a peer's liveness address), VIEW (a numbered membership view, in the
  * bytes), SUSPECT (a peer its sender suspects, reported to the coordinator; the job field holds the
  * sender's view number), LEAVE (the sender closed its session: whatever it sent before has been
- * dispatched by the time it is heard).
+ * dispatched by the time it is heard), STOP (the sender's job stopped at the savepoint in the text:
+ * every peer wrote it; it goes to the abort listener as well, so that a running job stops too).
  */
 public final class ControlPlane implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
-    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO, VIEW, SUSPECT, LEAVE }
+    public enum Kind { PLAN, ABORT, DONE, GATHER, HELLO, VIEW, SUSPECT, LEAVE, STOP }
 
     /** One control message from a peer. */
     public record Message(int peer, Kind kind, long job, String text, byte[] bytes) { }
@@ -102,7 +103,7 @@ public final class ControlPlane implements AutoCloseable {
             onMembership.accept(m);
             return;
         }
-        if (m.kind == Kind.ABORT) {
+        if (m.kind == Kind.ABORT || m.kind == Kind.STOP) {
             onAbort.accept(m);
         }
         queueOf(m.kind, m.job).add(m);

@@ -9,6 +9,7 @@ import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -20,6 +21,7 @@ public final class CheckpointRollback implements FaultTolerance {
 
     private final Recovery recovery;
     private CheckpointCoordinator coordinator;
+    private SavepointStop savepoints;
 
     public CheckpointRollback(Recovery recovery) {
         this.recovery = recovery;
@@ -38,8 +40,9 @@ public final class CheckpointRollback implements FaultTolerance {
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
         coordinator = recovery.coordinator(context::fail);
+        savepoints = recovery.savepoints(coordinator, context::stopAt);
         JobGraph graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(),
-                recovery.forTasklets(coordinator), ShuffleWiring.fixed(cluster == null ? null : cluster.transport()), -1,
+                recovery.forTasklets(coordinator, savepoints), ShuffleWiring.fixed(cluster == null ? null : cluster.transport()), -1,
                 exactlyOnceBecause());
         coordinator.expect(graph.parts());
         return graph;
@@ -63,6 +66,23 @@ public final class CheckpointRollback implements FaultTolerance {
     public boolean afterTasklets(BooleanSupplier joinTasklets) {
         coordinator.close();
         return false;
+    }
+
+    @Override
+    public CompletableFuture<Long> stopWithSavepoint(String jobName) {
+        return savepoints.request();
+    }
+
+    @Override
+    public void stoppedAt(long id) {
+        savepoints.stoppedAt(id);
+    }
+
+    @Override
+    public void endedWithout(String how) {
+        if (savepoints != null) {
+            savepoints.jobEnded(how);
+        }
     }
 
     @Override

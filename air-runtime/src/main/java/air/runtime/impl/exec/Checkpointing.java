@@ -26,6 +26,8 @@ public final class Checkpointing {
     /** Resumed onto another layout: this tasklet's vertex's instances now; 0 when the layout is the one saved. */
     private final int rescaledTo;
     private final Runnable onRestored;
+    /** A stop with a savepoint, when this job can take one; null otherwise. */
+    private final SavepointStop savepoints;
     /** The checkpoint this tasklet last captured a part of (its thread only); -1: none since it started. */
     private long lastCaptured = -1;
 
@@ -42,7 +44,7 @@ public final class Checkpointing {
      */
     public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
                          Runnable onRestored) {
-        this(coordinator, intervalNanos, restoredId, saved, instance, 0, onRestored);
+        this(coordinator, intervalNanos, restoredId, saved, instance, 0, null, onRestored);
     }
 
     /**
@@ -50,8 +52,9 @@ public final class Checkpointing {
      * {@code instance} of {@code rescaledTo} of its vertex, and each operator restores its share
      * of what every instance of the saved layout left ({@link Rescale}).
      */
-    public Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
-                         int rescaledTo, Runnable onRestored) {
+    Checkpointing(CheckpointCoordinator coordinator, long intervalNanos, long restoredId, SavedState saved, int instance,
+                  int rescaledTo, SavepointStop savepoints, Runnable onRestored) {
+        this.savepoints = savepoints;
         this.rescaledTo = rescaledTo;
         this.onRestored = onRestored;
         this.coordinator = coordinator;
@@ -77,6 +80,16 @@ public final class Checkpointing {
     /** Whether this run resumes from a checkpoint (whatever of this tasklet's state it holds). */
     boolean resuming() {
         return saved != null;
+    }
+
+    /** Whether a stop with a savepoint was asked for: a source takes its next checkpoint now and then holds. */
+    boolean stopRequested() {
+        return savepoints != null && savepoints.requested();
+    }
+
+    /** A source sent the barrier of checkpoint {@code id} as its last before holding for a savepoint. */
+    void heldAt(long id) {
+        savepoints.heldAt(id);
     }
 
     /** Whether this run resumes onto another layout than the checkpoint's: operators restore with {@link #rescaled}. */

@@ -19,6 +19,8 @@ public final class JobContext {
     /** The threads that run operators and user functions (not the transport's receivers). */
     private final List<Thread> tasklets = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
+    /** The savepoint the job stopped at; 0 while it has not. */
+    private volatile long stoppedAt;
     /** Who owns the sinks this peer opens now; a cluster job asks its membership (world, view). */
     private volatile Supplier<OwnerToken> owner;
 
@@ -56,9 +58,12 @@ public final class JobContext {
         return threads;
     }
 
-    /** Records the first failure and stops the job; later failures are consequences and dropped. */
+    /**
+     * Records the first failure and stops the job; later failures are consequences and dropped, as
+     * is one after the job stopped at a savepoint (a peer that left once it stopped there too).
+     */
     public void fail(Throwable cause) {
-        if (failure.compareAndSet(null, cause)) {
+        if (stoppedAt == 0 && failure.compareAndSet(null, cause)) {
             cancel();
         }
     }
@@ -81,6 +86,19 @@ public final class JobContext {
         for (Thread t : tasklets) {
             t.interrupt();
         }
+    }
+
+    /** The job stops at savepoint {@code id}: its tasklets unwind as on a cancel; no failure recorded after counts. */
+    public synchronized void stopAt(long id) {
+        if (failure.get() == null && stoppedAt == 0) {
+            stoppedAt = id;
+            cancelNow();
+        }
+    }
+
+    /** The savepoint the job stopped at, 0 when it did not. */
+    public long stoppedAt() {
+        return stoppedAt;
     }
 
     public boolean isCancelled() {

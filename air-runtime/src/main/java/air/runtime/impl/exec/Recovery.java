@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -278,6 +279,11 @@ public final class Recovery {
         return restoredId;
     }
 
+    /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
+    SavepointStop savepoints(CheckpointCoordinator coordinator, LongConsumer stop) {
+        return new SavepointStop(coordinator, config.checkpointStore(), key, config.name(), peers, stop);
+    }
+
     CheckpointCoordinator coordinator(Consumer<Throwable> onFailure) {
         CheckpointStore store = config.checkpointStore();
         return new CheckpointCoordinator(store, key, config.name(), self, peers, restoredId,
@@ -288,14 +294,15 @@ public final class Recovery {
      * Each tasklet's link to checkpoints; in a resumed run with the saved states of its operators
      * that match (found by id and global instance: a tasklet of a changed pipeline may have none).
      */
-    Function<String, Checkpointing> forTasklets(CheckpointCoordinator coordinator) {
+    Function<String, Checkpointing> forTasklets(CheckpointCoordinator coordinator, SavepointStop savepoints) {
         long interval = config.checkpointIntervalMs() * 1_000_000L;
         return part -> {
             if (saved != null) {
                 restoring.incrementAndGet();
             }
             int instances = rescaledFrom == null ? 0 : peers * plan.vertices().get(PartNames.vertexOf(part)).parallelism();
-            return new Checkpointing(coordinator, interval, restoredId, saved, PartNames.instanceOf(part), instances, this::restored);
+            return new Checkpointing(coordinator, interval, restoredId, saved, PartNames.instanceOf(part), instances, savepoints,
+                    this::restored);
         };
     }
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -135,6 +136,14 @@ public final class RunningJob implements Job {
                 @Override
                 public void failed(String why) {
                     context.fail(new JobFailedException("job '" + config.name() + "' failed on peer " + cluster.self() + ": " + why, null));
+                }
+
+                @Override
+                public void stopped(long savepoint, String by) {
+                    if (context.stoppedAt() == 0) {
+                        LOG.info("job '{}': {} stopped at savepoint {}: stopping there too", config.name(), by, savepoint);
+                        context.stopAt(savepoint);
+                    }
                 }
 
                 @Override
@@ -329,6 +338,10 @@ public final class RunningJob implements Job {
             if (failure instanceof PeerFencedException) {
                 return; // the others go on without this peer: it must not abort their job
             }
+            if (failure == null && context.stoppedAt() > 0) {
+                cluster.stopBarrier(clusterJob, context.stoppedAt());
+                return;
+            }
             if (failure != null || context.isCancelled()) {
                 cluster.abortAll(clusterJob, failure != null ? failure.getMessage() : "cancelled");
                 return;
@@ -348,18 +361,28 @@ public final class RunningJob implements Job {
 
     private void finish() {
         Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
-        if (failure != null) {
+        if (failure == null && context.stoppedAt() > 0) {
+            graphs().forEach(JobGraph::abortSinks); // what they wrote after the savepoint is not part of it
+            status = JobStatus.STOPPED;
+            faultTolerance.stoppedAt(context.stoppedAt());
+            LOG.info("job '{}' STOPPED at savepoint {} after {} ms: a run on any layout resumes from it", name(), context.stoppedAt(),
+                    elapsed().toMillis());
+            events.publish(new JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
+        } else if (failure != null) {
+            faultTolerance.endedWithout("failed");
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.FAILED;
             LOG.error("job '{}' FAILED after {} ms: {}", name(), elapsed().toMillis(), failure.getMessage());
             events.publish(new JobEvent.Failed(name(), peer(), System.currentTimeMillis(), String.valueOf(failure.getMessage())));
         } else if (context.isCancelled()) {
+            faultTolerance.endedWithout("was cancelled");
             graphs().forEach(JobGraph::abortSinks);
             status = JobStatus.CANCELLED;
             LOG.info("job '{}' CANCELLED after {} ms", name(), elapsed().toMillis());
             events.publish(new JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
         } else {
             status = JobStatus.FINISHED;
+            faultTolerance.endedWithout("finished (its input ended)");
             JobSummary s = metrics.summary(status, elapsed());
             LOG.info("job '{}' FINISHED in {} ms: {} records read, {} window results, {} late records dropped", name(),
                     elapsed().toMillis(), s.recordsIn(), s.windowResults(), s.lateRecords());
@@ -399,6 +422,11 @@ public final class RunningJob implements Job {
     @Override
     public void cancel() {
         context.cancelNow();
+    }
+
+    @Override
+    public CompletableFuture<Long> stopWithSavepoint() {
+        return faultTolerance.stopWithSavepoint(name());
     }
 
     @Override

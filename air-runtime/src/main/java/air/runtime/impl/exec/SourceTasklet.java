@@ -59,8 +59,15 @@ final class SourceTasklet<T> extends Tasklet {
         }
         long batches = 0;
         int emptyReads = 0;
+        boolean held = false;
         while (true) {
             job.checkCancelled();
+            if (checkpoints.enabled() && (held || checkpoints.stopRequested())) {
+                held = holdForSavepoint(held);
+                if (held) {
+                    continue;
+                }
+            }
             int n = reader.read(batchSize, head);
             if (n == SourceReader.EXHAUSTED) {
                 break;
@@ -171,12 +178,35 @@ final class SourceTasklet<T> extends Tasklet {
         return layouts;
     }
 
+    /**
+     * A stop with a savepoint was asked for: the first call takes the next checkpoint at once (the
+     * savepoint, unless another source of the job held at a lower one) and holds; later calls wait
+     * until the job stops there. Returns whether the source still holds: false when the savepoint
+     * was given up (its write failed) and reading goes on.
+     */
+    private boolean holdForSavepoint(boolean held) {
+        if (!held) {
+            checkpoints.heldAt(nextCheckpoint); // before the offer: the write that may follow finds it held
+            checkpointNow();
+            return true;
+        }
+        if (!checkpoints.stopRequested()) {
+            return false;
+        }
+        LockSupport.parkNanos(MAX_PAUSE_NANOS);
+        return true;
+    }
+
     private void checkpoint() {
         if (!checkpoints.begun(nextCheckpoint) && checkpoints.backlogged()) {
             // the disk is behind: take this checkpoint a little later rather than queue another
             nextBarrierNanos = System.nanoTime() + checkpoints.intervalNanos() / 4;
             return;
         }
+        checkpointNow();
+    }
+
+    private void checkpointNow() {
         long id = nextCheckpoint++;
         nextBarrierNanos = Math.max(nextBarrierNanos + checkpoints.intervalNanos(), System.nanoTime());
         checkpoints.offer(id, state.part(), capture(false, id));
