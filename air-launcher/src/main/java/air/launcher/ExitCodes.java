@@ -23,6 +23,11 @@ public final class ExitCodes {
      * may still succeed without it, which the launcher decides.
      */
     public static final int FENCED = 5;
+    /**
+     * The job stopped at a savepoint, as asked ({@code --savepoint DIR --stop-after T}): no output
+     * yet; a run with the same checkpoint directory, on any layout, resumes it.
+     */
+    public static final int STOPPED = 6;
 
     private ExitCodes() {
     }
@@ -33,6 +38,6 @@ public final class ExitCodes {
      * time ({@code -1}), or any other status.
      */
     public static int ofPeer(int status) {
-        return status >= OK && status <= FENCED ? status : JOB_FAILED;
+        return status >= OK && status <= STOPPED ? status : JOB_FAILED;
     }
 }

@@ -283,7 +283,8 @@ public final class LocalCluster implements PeerGroup {
     }
 
     /**
-     * Waits until all peers exited or {@code timeoutMs} passed; after the first failure the rest
+     * Waits until all peers exited or {@code timeoutMs} passed; after the first failure (an exit
+     * other than 0 or {@link ExitCodes#STOPPED}) the rest
      * get the spec's grace period, then are killed. Returns each peer's exit code (-1: killed here
      * on timeout or after the grace period). Every event the peers reported has been handed on
      * when it returns.
@@ -316,7 +317,8 @@ public final class LocalCluster implements PeerGroup {
             }
             codes[rank] = processes.get(rank).waitFor();
             left--;
-            if (codes[rank] != 0 && graceEnd == Long.MAX_VALUE) {
+            // stopped at a savepoint (as asked): the others stop at the same one on their own, like a clean end
+            if (codes[rank] != 0 && codes[rank] != ExitCodes.STOPPED && graceEnd == Long.MAX_VALUE) {
                 graceEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spec.failureGraceMs());
                 spec.output().accept("[launcher] peer " + rank + " exited with status " + codes[rank]
                         + (left == 0 ? "" : spec.failureGraceMs() >= TimeUnit.HOURS.toMillis(1) ? "; the other peers go on (they may survive it)"

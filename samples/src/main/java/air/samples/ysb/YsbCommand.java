@@ -75,6 +75,14 @@ final class YsbCommand {
     @Option(names = "--checkpoints", paramLabel = "DIR", description = "checkpointing and rollback: state to DIR; a rerun resumes")
     Path checkpoints;
 
+    @Option(names = "--savepoint", paramLabel = "DIR", description = "stop with a savepoint in DIR after --stop-after T (checkpoints "
+            + "go to DIR as with --checkpoints); a later run with --checkpoints DIR resumes it, with any --peers and P")
+    Path savepoint;
+
+    @Option(names = "--stop-after", paramLabel = "T", converter = Millis.class,
+            description = "with --savepoint: when to stop, e.g. 5s (the run exits with status 6, STOPPED, once every peer wrote it)")
+    Long stopAfterMs;
+
     @Option(names = "--checkpoint-interval", paramLabel = "T", converter = Millis.class,
             description = "how often, e.g. 1s or 500ms (default 1s; with --replicas: how often state is copied)")
     Long intervalMs;
@@ -153,6 +161,18 @@ final class YsbCommand {
         }
         long gapMs = c.query == YsbArgs.Query.SESSIONS ? (c.gap != null ? c.gap : SessionsQuery.DEFAULT_GAP_MS) : 0;
         YsbFaults faults = YsbFaults.NONE;
+        if (c.savepoint != null) {
+            if (c.checkpoints != null && !c.checkpoints.equals(c.savepoint)) {
+                throw new IllegalArgumentException("--savepoint DIR writes its checkpoints to DIR: give --checkpoints the same directory, "
+                        + "or leave it out");
+            }
+            if (c.stopAfterMs == null) {
+                throw new IllegalArgumentException("--savepoint DIR needs --stop-after T: when to stop, e.g. --stop-after 5s");
+            }
+            faults = faults.withCheckpoints(c.savepoint).withStopAfter(c.stopAfterMs);
+        } else if (c.stopAfterMs != null) {
+            throw new IllegalArgumentException("--stop-after needs --savepoint DIR: where the run stops");
+        }
         if (c.checkpoints != null) {
             faults = faults.withCheckpoints(c.checkpoints);
         }

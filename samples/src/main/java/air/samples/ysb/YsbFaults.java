@@ -12,14 +12,26 @@ import java.util.Locale;
  * replication on instead: each peer's state lives in the memory of its next K peers, and with
  * {@code --kill N} the survivors take a killed peer's share over without a restart.
  * {@code --full-checkpoint-every N}: one checkpoint or replica copy in N holds whole state, the
- * others only what changed since the one before (1: all whole).
+ * others only what changed since the one before (1: all whole). {@code --savepoint DIR --stop-after T}:
+ * checkpoints to DIR, and after T the run stops with a savepoint there, which a run with any
+ * {@code --peers} and P resumes.
  */
-public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts, int replicas, int fullEvery) {
+public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killSeed, int maxRestarts, int replicas, int fullEvery,
+                        long stopAfterMs) {
 
-    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0, 0, JobConfig.defaults().fullCheckpointEvery());
+    public static final YsbFaults NONE = new YsbFaults(null, 0, 0, 1, 0, 0, JobConfig.defaults().fullCheckpointEvery(), 0);
 
     public boolean checkpointing() {
         return checkpoints != null;
+    }
+
+    /** Whether the run stops with a savepoint ({@code --savepoint DIR --stop-after T}) instead of running to its end. */
+    public boolean stopsWithSavepoint() {
+        return stopAfterMs > 0;
+    }
+
+    YsbFaults withStopAfter(long ms) {
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, replicas, fullEvery, ms);
     }
 
     public boolean replicating() {
@@ -27,7 +39,7 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
     }
 
     YsbFaults withReplicas(int k) {
-        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, k, fullEvery);
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, k, fullEvery, stopAfterMs);
     }
 
     /** The snapshot interval in effect: as given, else 1 s. */
@@ -36,23 +48,23 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
     }
 
     YsbFaults withCheckpoints(Path dir) {
-        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts, replicas, fullEvery);
+        return new YsbFaults(dir, intervalMs == 0 ? 1000 : intervalMs, kills, killSeed, maxRestarts, replicas, fullEvery, stopAfterMs);
     }
 
     YsbFaults withInterval(long ms) {
-        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts, replicas, fullEvery);
+        return new YsbFaults(checkpoints, ms, kills, killSeed, maxRestarts, replicas, fullEvery, stopAfterMs);
     }
 
     YsbFaults withKills(int n) {
-        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3), replicas, fullEvery);
+        return new YsbFaults(checkpoints, intervalMs, n, killSeed, Math.max(maxRestarts, n + 3), replicas, fullEvery, stopAfterMs);
     }
 
     YsbFaults withFullEvery(int n) {
-        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, replicas, n);
+        return new YsbFaults(checkpoints, intervalMs, kills, killSeed, maxRestarts, replicas, n, stopAfterMs);
     }
 
     YsbFaults withKillSeed(long seed) {
-        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts, replicas, fullEvery);
+        return new YsbFaults(checkpoints, intervalMs, kills, seed, maxRestarts, replicas, fullEvery, stopAfterMs);
     }
 
     /** Checks how the options combine; {@code peers} is the run's peer count. */
@@ -76,7 +88,11 @@ public record YsbFaults(Path checkpoints, long intervalMs, int kills, long killS
         if (kills > 0 && peers < 2) {
             throw new IllegalArgumentException("--kill needs --peers K with K >= 2: the launcher kills one of the peer JVMs");
         }
-        return checkpoints != null && maxRestarts == 0 ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3, replicas, fullEvery) : this;
+        if (stopAfterMs > 0 && (kills > 0 || replicas > 0)) {
+            throw new IllegalArgumentException("--savepoint stops the run on purpose: it does not combine with --kill or --replicas");
+        }
+        return checkpoints != null && maxRestarts == 0
+                ? new YsbFaults(checkpoints, intervalMs, kills, killSeed, 3, replicas, fullEvery, stopAfterMs) : this;
     }
 
     /** A duration like {@code 1s}, {@code 500ms} or {@code 250} (milliseconds). */

@@ -11,7 +11,8 @@ import java.util.Locale;
 /**
  * {@code ysb N [P] [options]}: runs YSB-mem embedded on this JVM, writes the canonical output,
  * prints the RESULT line (and LATENCY in latency mode) and checks the reference checksum.
- * Exit codes: 0 ok (and {@code --help}), 1 checksum or total mismatch, 2 bad arguments, 3 the job failed.
+ * Exit codes: 0 ok (and {@code --help}), 1 checksum or total mismatch, 2 bad arguments, 3 the job failed,
+ * 6 stopped at a savepoint as asked ({@code --savepoint DIR --stop-after T}).
  */
 public final class YsbMain {
 
@@ -86,7 +87,17 @@ public final class YsbMain {
             System.err.println("ysb: the job failed: " + e.getMessage());
             return 3;
         }
-        return report(outcome);
+        return outcome.stopped() ? stopped(outcome, 0) : report(outcome);
+    }
+
+    /** Stopped at a savepoint as asked: says where and how to resume; {@link ExitCodes#STOPPED}. */
+    static int stopped(YsbRun.Outcome outcome, int peer) {
+        if (peer == 0) {
+            System.out.printf(Locale.ROOT, "SAVEPOINT %d in %s: stopped after %.3f s; resume with --checkpoints %s (any --peers and P)%n",
+                    outcome.savepoint(), outcome.args().faults().checkpoints(), outcome.jobNanos() / 1e9,
+                    outcome.args().faults().checkpoints());
+        }
+        return ExitCodes.STOPPED;
     }
 
     /** Writes the canonical output, prints RESULT (and LATENCY) and checks the reference: the exit code. */

@@ -57,6 +57,9 @@ final class YsbPeers {
     /** This JVM's part of a cluster run; rank 0 reports. */
     static int runPeer(Cluster cluster, YsbArgs args) throws InterruptedException {
         YsbRun.Outcome local = YsbRun.run(args, cluster.self() == 0 && !args.quiet() ? System.err : null, cluster);
+        if (local.stopped()) {
+            return YsbMain.stopped(local, cluster.self()); // every peer stopped at the same savepoint: no rows to gather
+        }
         long origin = args.offered() > 0 ? local.scheduleStartNanos() : local.firstNanos();
         byte[] rows = local.rows().encode(origin);
         ByteBuffer part = ByteBuffer.allocate(16 + rows.length).putLong(local.runNanos()).putLong(local.jobNanos()).put(rows);

@@ -147,6 +147,18 @@ public final class YsbResultSink<T> implements SinkFactory<T> {
                 snapshotted = rows.size;
             }
 
+            /** Onto another layout: the rows of every earlier instance this one takes, one after another (rows are only appended). */
+            @Override
+            public void restoreRescaled(List<List<byte[]>> earlier) {
+                rows.size = 0;
+                for (List<byte[]> chain : earlier) {
+                    for (byte[] part : chain) {
+                        restoreChanges(part);
+                    }
+                }
+                this.restored = true;
+            }
+
             @Override
             public void close() {
                 synchronized (closed) {

@@ -6,6 +6,7 @@ import air.launcher.PeerReporter;
 import air.runtime.Cluster;
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.JobStatus;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowValue;
 import air.workloads.words.SentenceGenerator;
@@ -17,8 +18,18 @@ import java.io.PrintStream;
 /** Runs YSB-mem once on this JVM and measures it as YSB-SPEC section 7 says. */
 public final class YsbRun {
 
-    /** What one run produced: its rows and its times. */
-    public record Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos) {
+    /** What one run produced: its rows and its times; {@code savepoint} > 0 when it stopped there instead of ending. */
+    public record Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos,
+                          long savepoint) {
+
+        public Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos) {
+            this(args, rows, firstNanos, runNanos, jobNanos, scheduleStartNanos, 0);
+        }
+
+        /** Whether the run stopped at a savepoint ({@code --savepoint}) rather than ran to its end. */
+        public boolean stopped() {
+            return savepoint > 0;
+        }
 
         public double throughput() {
             return args.n() * 1e9 / runNanos;
@@ -116,10 +127,21 @@ public final class YsbRun {
             line.start();
         }
         long first;
+        long savepoint = 0;
         try {
             first = System.nanoTime();
             Job job = pipeline.submit(config);
-            job.join();
+            Thread stopper = args.faults().stopsWithSavepoint() ? stopLater(job, args.faults().stopAfterMs()) : null;
+            try {
+                job.join();
+            } finally {
+                if (stopper != null) {
+                    stopper.interrupt();
+                }
+            }
+            if (job.status() == JobStatus.STOPPED) {
+                savepoint = job.stopWithSavepoint().join();
+            }
         } finally {
             if (line != null) {
                 line.close();
@@ -129,6 +151,21 @@ public final class YsbRun {
         YsbRows rows = sink.rows();
         long last = Math.max(rows.lastEmitNanos(), first + 1);
         long runStart = args.offered() > 0 ? Math.max(first, scheduleStart) : first;
-        return new Outcome(args, rows, first, last - runStart, end - submitted, scheduleStart);
+        return new Outcome(args, rows, first, last - runStart, end - submitted, scheduleStart, savepoint);
+    }
+
+    /** {@code --stop-after T}: asks the job to stop with a savepoint after T, unless it ended first. */
+    private static Thread stopLater(Job job, long afterMs) {
+        return Thread.ofVirtual().name("ysb-stop-after").start(() -> {
+            try {
+                Thread.sleep(afterMs); // the user's chosen moment, not a synchronisation
+            } catch (InterruptedException e) {
+                return; // the job ended first
+            }
+            job.stopWithSavepoint().exceptionally(e -> {
+                System.err.println("ysb: no savepoint: " + e.getMessage());
+                return 0L;
+            });
+        });
     }
 }

@@ -1,5 +1,6 @@
 package air.samples.ysb;
 
+import air.launcher.ExitCodes;
 import air.launcher.LocalCluster;
 import air.launcher.OutputCheck;
 import air.launcher.RestartSupervisor;
@@ -30,7 +31,8 @@ final class YsbSupervisor {
         RestartSupervisor.Options options = adjust.apply(RestartSupervisor.Options.of(args.peers(), faults.kills(), faults.killSeed(),
                         faults.checkpoints().toString())
                 .withJob(YsbRun.JOB).withMaxRestarts(faults.maxRestarts())
-                .withFinalExitCodes(Set.of(1, 2)) // a wrong result or bad arguments: a restart would not help
+                // a wrong result or bad arguments: a restart would not help; stopped at a savepoint: as asked
+                .withFinalExitCodes(Set.of(ExitCodes.CHECK_FAILED, ExitCodes.USAGE, ExitCodes.STOPPED))
                 .withKillAfterACheckpoint()); // every kill tests a recovery from a checkpoint, however slow the first one is
         return RestartSupervisor.run(LocalCluster.starter(spec), options, () -> outcome(args), spec.output());
     }

@@ -50,7 +50,7 @@ final class SavepointStop {
 
     /** Asks for the stop; the future completes with the savepoint's id once every peer wrote it. Asking again changes nothing. */
     CompletableFuture<Long> request() {
-        if (!requested) {
+        if (!requested && !savepoint.isDone()) {
             coordinator.wholeFromNow();
             requested = true;
             LOG.info("job '{}': stop with a savepoint asked: the sources hold after their next checkpoint", jobName);
