@@ -12,8 +12,14 @@ import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.Codecs;
+import air.runtime.api.KeyedProcessFunction;
+import air.runtime.api.MapState;
+import air.runtime.api.ProcessContext;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
+import air.runtime.api.StateDescriptor;
+import air.runtime.api.TimeDomain;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.plan.Progress;
@@ -35,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +59,40 @@ class RescaleTest {
     private static final long N = 24_000;
     private static final long KEYS = 13;
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
+    /** Whether the runs count with a keyed process function instead of a window (set by the test before its runs). */
+    private static volatile boolean processFunction;
+
+    @BeforeEach
+    void windows() {
+        processFunction = false;
+    }
+
+    private static final StateDescriptor<MapState<Long, Long>> PER_WINDOW = StateDescriptor.map("perWindow", Codecs.LONG, Codecs.LONG);
+
+    /** The tumbling window's counts as a keyed process function: map state per window start and an event-time timer at its end. */
+    static final class WindowCounts implements KeyedProcessFunction<Long, Long, WindowResult<Long, Long>> {
+        private final long size;
+
+        WindowCounts(long size) {
+            this.size = size;
+        }
+
+        @Override
+        public void process(Long i, ProcessContext<Long, WindowResult<Long, Long>> ctx) {
+            long start = Math.floorDiv(ctx.timestamp(), size) * size;
+            MapState<Long, Long> counts = ctx.state(PER_WINDOW);
+            Long n = counts.get(start);
+            counts.put(start, n == null ? 1 : n + 1);
+            ctx.registerEventTimeTimer(start + size - 1);
+        }
+
+        @Override
+        public void onTimer(long time, TimeDomain domain, ProcessContext<Long, WindowResult<Long, Long>> ctx) {
+            long start = time - size + 1;
+            ctx.emit(new WindowResult<>(start, time + 1, ctx.key(), ctx.state(PER_WINDOW).get(start)));
+            ctx.state(PER_WINDOW).remove(start);
+        }
+    }
 
     /** Keeps its rows as its state, so that they move with it: what a restore onto another layout merges. */
     static final class RowsSink implements SinkFactory<WindowResult<Long, Long>> {
@@ -185,7 +226,7 @@ class RescaleTest {
             parts.add(CompletableFuture.supplyAsync(() -> {
                 RowsSink sink = new RowsSink(movableSink);
                 Pipeline p = Pipeline.create();
-                p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime()))
+                KeyedStage<Long, Long> keyed = p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime()))
                         .map(i -> {
                             if (self == 0 && armed.get() && writes.get() >= failAfter && armed.getAndSet(false)) {
                                 throw new IllegalStateException("injected failure");
@@ -193,10 +234,9 @@ class RescaleTest {
                             return i;
                         })
                         .withTimestamps(i -> i, 0)
-                        .keyByLong(i -> i % KEYS)
-                        .window(window)
-                        .aggregate(Aggregations.count())
-                        .writeTo(sink);
+                        .keyByLong(i -> i % KEYS);
+                (processFunction ? keyed.process(new WindowCounts(window.size()), PER_WINDOW) : keyed.window(window)
+                        .aggregate(Aggregations.count())).writeTo(sink);
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
                         .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
                 if (net == null) {
@@ -246,9 +286,10 @@ class RescaleTest {
     }
 
     @ParameterizedTest(name = "{0} routing={1}")
-    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY"})
+    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY"})
     void a_job_resumes_from_2x2_onto_4x1_then_1x2_exactly_once(String kind, Routing routing, @TempDir Path dir) {
-        WindowDefinition window = kind.equals("tumbling") ? Windows.tumbling(500) : Windows.sliding(1000, 500);
+        processFunction = kind.equals("process");
+        WindowDefinition window = kind.equals("sliding") ? Windows.sliding(1000, 500) : Windows.tumbling(500);
         assertThatThrownBy(() -> run(2, 2, dir, window, routing, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
         assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
         List<String> rows = runOrFail(1, 2, dir, window, routing);

@@ -57,6 +57,14 @@ public final class KeyHash {
         }
     }
 
+    /** The owner of key {@code key} ({@link #keyOf}) among {@code n} instances: what {@link #destination} gives its records. */
+    public int ownerOfKey(Object key, int n) {
+        if (n == 1) {
+            return 0;
+        }
+        return longKey != null ? KeyRouting.ownerOf(((Long) key).longValue(), n) : KeyRouting.ownerOf(key, n);
+    }
+
     /** Whether keys are longs (written as such in snapshots). */
     public boolean longKeys() {
         return longKey != null;

@@ -7,6 +7,7 @@ import air.runtime.api.StateDescriptor;
 import air.runtime.api.TimeDomain;
 import air.runtime.api.TimeSource;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.SideOutputItem;
 import air.wire.WireIn;
@@ -298,6 +299,56 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
         state.restoreFrom(in, keys);
         eventTimers.restoreFrom(in, keys);
         processingTimers.restoreFrom(in, keys);
+    }
+
+    /**
+     * Onto another layout: every earlier instance's state is read, and this instance keeps the keys
+     * it owns now (hashed as the exchange before it routes them), with their state, expiries and
+     * timers; its progress resumes at the lowest of every earlier instance's, its counters sum
+     * those of the earlier instances it takes ({@link Rescale#takes}).
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        ProcessState earlier = state.emptyCopy();
+        ProcessTimers earlierEvent = new ProcessTimers();
+        ProcessTimers earlierProcessing = new ProcessTimers();
+        long lowestComplete = Long.MAX_VALUE;
+        long lowestForwarded = Long.MAX_VALUE;
+        long lowestReached = Long.MAX_VALUE;
+        long in = 0;
+        long out = 0;
+        long fired = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn w = rescale.newest(i); // whole in every checkpoint
+            if (w == null) {
+                continue;
+            }
+            long r = w.getLong();
+            long e = w.getLong();
+            long f = w.getLong();
+            lowestComplete = Math.min(lowestComplete, w.getLong());
+            lowestForwarded = Math.min(lowestForwarded, w.getLong());
+            lowestReached = Math.min(lowestReached, w.getLong());
+            earlier.restoreFrom(w, keys);
+            earlierEvent.restoreFrom(w, keys);
+            earlierProcessing.restoreFrom(w, keys);
+            state.takeOwned(earlier, keys, rescale.instance(), rescale.instances());
+            eventTimers.takeOwned(earlierEvent, keys, rescale.instance(), rescale.instances());
+            processingTimers.takeOwned(earlierProcessing, keys, rescale.instance(), rescale.instances());
+            if (rescale.takes(i)) {
+                in += r;
+                out += e;
+                fired += f;
+            }
+        }
+        if (lowestComplete != Long.MAX_VALUE) {
+            received = in;
+            emitted = out;
+            firedTimers = fired;
+            completeBelow = lowestComplete;
+            forwarded = lowestForwarded;
+            reached = lowestReached;
+        }
     }
 
     @Override

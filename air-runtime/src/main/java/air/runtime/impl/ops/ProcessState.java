@@ -227,6 +227,31 @@ final class ProcessState {
         }
     }
 
+    /** A state like this one, empty: what a restore onto another layout reads an earlier instance's state into. */
+    ProcessState emptyCopy() {
+        return new ProcessState(info, descriptors);
+    }
+
+    /**
+     * Restore onto another layout: moves the keys of {@code from} (an earlier instance's state)
+     * that instance {@code instance} of {@code instances} owns now into this state, with their
+     * pending expiries.
+     */
+    void takeOwned(ProcessState from, KeyHash keyKind, int instance, int instances) {
+        for (Map.Entry<Object, Slots> e : from.keys.entrySet()) {
+            if (keyKind.ownerOfKey(e.getKey(), instances) == instance) {
+                keys.put(e.getKey(), e.getValue());
+            }
+        }
+        for (Expiry x : from.expiries) {
+            if (keyKind.ownerOfKey(x.key(), instances) == instance) {
+                expiries.add(x);
+            }
+        }
+        current = null;
+        currentKey = null;
+    }
+
     @SuppressWarnings("unchecked")
     void restoreFrom(WireIn in, KeyHash keyKind) {
         int n = in.getCount(2);

@@ -80,6 +80,19 @@ final class ProcessTimers {
         }
     }
 
+    /**
+     * Restore onto another layout: registers the timers of {@code from} (an earlier instance's) on
+     * keys that instance {@code instance} of {@code instances} owns now, after those this one holds,
+     * in their order.
+     */
+    void takeOwned(ProcessTimers from, KeyHash keyKind, int instance, int instances) {
+        for (Timer t : from.queue) {
+            if (keyKind.ownerOfKey(t.key(), instances) == instance) {
+                register(t.key(), t.time());
+            }
+        }
+    }
+
     void restoreFrom(WireIn in, KeyHash keyKind) {
         queue.clear();
         byId.clear();
