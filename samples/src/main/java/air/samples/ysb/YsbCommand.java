@@ -115,8 +115,9 @@ final class YsbCommand {
     boolean quiet;
 
     @Option(names = "--fresh", description = "with --checkpoints: start afresh on purpose — discard this job's checkpoints and earlier "
-            + "part files instead of refusing to start over them (another pipeline under this job name, another layout of peers and "
-            + "workers); an edited pipeline resumes what still matches without it")
+            + "part files instead of refusing to start over them (another pipeline under this job name, or checkpoints an older AIR "
+            + "wrote); an edited pipeline resumes what still matches, and another --peers or P resumes onto the new layout, "
+            + "without it")
     boolean fresh;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text, exit 0")
