@@ -59,12 +59,43 @@ class RescaleTest {
     private static final long N = 24_000;
     private static final long KEYS = 13;
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
-    /** Whether the runs count with a keyed process function instead of a window (set by the test before its runs). */
-    private static volatile boolean processFunction;
+    /** How the runs count: a window (tumbling or sliding), a keyed process function, or session windows. */
+    private enum Counting { WINDOW, PROCESS, SESSIONS }
+
+    /** Set by a test before its runs. */
+    private static volatile Counting counting = Counting.WINDOW;
+    private static final long SESSION_GAP = 500;
+    /** Sessions: a pause of 1 s in event time after every 3000 records, so each key has a session per block. */
+    private static final long BLOCK = 3_000;
 
     @BeforeEach
     void windows() {
-        processFunction = false;
+        counting = Counting.WINDOW;
+    }
+
+    private static long timestampOf(long i) {
+        return counting == Counting.SESSIONS ? i + (i / BLOCK) * 1_000 : i;
+    }
+
+    /** The sessions a plain loop finds, as the rows the job writes. */
+    private static Map<String, Long> expectedSessions() {
+        Map<String, Long> out = new TreeMap<>();
+        for (long block = 0; block * BLOCK < N; block++) {
+            for (long k = 0; k < KEYS; k++) {
+                long first = -1;
+                long last = -1;
+                long n = 0;
+                for (long i = block * BLOCK; i < Math.min(N, (block + 1) * BLOCK); i++) {
+                    if (i % KEYS == k) {
+                        first = first < 0 ? i : first;
+                        last = i;
+                        n++;
+                    }
+                }
+                out.put("[" + timestampOf(first) + "," + (timestampOf(last) + SESSION_GAP) + ") " + k, n);
+            }
+        }
+        return out;
     }
 
     private static final StateDescriptor<MapState<Long, Long>> PER_WINDOW = StateDescriptor.map("perWindow", Codecs.LONG, Codecs.LONG);
@@ -233,10 +264,13 @@ class RescaleTest {
                             }
                             return i;
                         })
-                        .withTimestamps(i -> i, 0)
+                        .withTimestamps(RescaleTest::timestampOf, 0)
                         .keyByLong(i -> i % KEYS);
-                (processFunction ? keyed.process(new WindowCounts(window.size()), PER_WINDOW) : keyed.window(window)
-                        .aggregate(Aggregations.count())).writeTo(sink);
+                (switch (counting) {
+                    case PROCESS -> keyed.process(new WindowCounts(window.size()), PER_WINDOW);
+                    case SESSIONS -> keyed.window(Windows.session(SESSION_GAP)).aggregate(Aggregations.count());
+                    case WINDOW -> keyed.window(window).aggregate(Aggregations.count());
+                }).writeTo(sink);
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
                         .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
                 if (net == null) {
@@ -286,14 +320,14 @@ class RescaleTest {
     }
 
     @ParameterizedTest(name = "{0} routing={1}")
-    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY"})
+    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY", "sessions,KEY"})
     void a_job_resumes_from_2x2_onto_4x1_then_1x2_exactly_once(String kind, Routing routing, @TempDir Path dir) {
-        processFunction = kind.equals("process");
+        counting = kind.equals("process") ? Counting.PROCESS : kind.equals("sessions") ? Counting.SESSIONS : Counting.WINDOW;
         WindowDefinition window = kind.equals("sliding") ? Windows.sliding(1000, 500) : Windows.tumbling(500);
         assertThatThrownBy(() -> run(2, 2, dir, window, routing, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
         assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
         List<String> rows = runOrFail(1, 2, dir, window, routing);
-        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+        assertThat(counted(rows)).isEqualTo(counting == Counting.SESSIONS ? expectedSessions() : TestPipelines.expectedCounts(N, KEYS, window));
     }
 
     @ParameterizedTest(name = "{0} routing={1}")

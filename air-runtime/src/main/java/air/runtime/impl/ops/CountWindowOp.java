@@ -4,7 +4,9 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
 import air.runtime.api.Codecs;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.routing.KeyRouting;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.CountPart;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
@@ -164,6 +166,50 @@ public final class CountWindowOp implements Operator, Counted, WindowStats {
             f.accumulator = accumulators.read(in);
             filling.put(key, f);
         }
+    }
+
+    /**
+     * Onto another layout: count windows are routed by key (KEY routing), so each instance keeps
+     * the filling windows of the keys it owns now; progress resumes at the lowest of every earlier
+     * instance's, the counters sum those of the earlier instances it takes.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        Map<Object, Filling> kept = new HashMap<>();
+        long in = 0;
+        long out = 0;
+        long tooShort = 0;
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn w = rescale.newest(i); // whole in every checkpoint
+            if (w == null) {
+                continue;
+            }
+            restoreFrom(w);
+            lowest = Math.min(lowest, completeBelow);
+            if (rescale.takes(i)) {
+                in += received;
+                out += results;
+                tooShort += dropped;
+            }
+            for (Map.Entry<Object, Filling> e : filling.entrySet()) {
+                Object key = e.getKey();
+                int owner = longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), rescale.instances())
+                        : KeyRouting.ownerOf(key, rescale.instances());
+                if (owner == rescale.instance()) {
+                    kept.put(key, e.getValue());
+                }
+            }
+        }
+        if (lowest == Long.MAX_VALUE) {
+            return;
+        }
+        filling.clear();
+        filling.putAll(kept);
+        received = in;
+        results = out;
+        dropped = tooShort;
+        completeBelow = lowest;
     }
 
     @Override

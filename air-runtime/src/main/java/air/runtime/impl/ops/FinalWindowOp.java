@@ -8,8 +8,6 @@ import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The final half of a window aggregation, an {@link Operator}: merges the partials it receives
@@ -99,35 +97,9 @@ public final class FinalWindowOp<T> implements Operator, Counted, WindowStats, W
      */
     @Override
     public void restoreRescaled(Rescale rescale) {
-        List<WindowFrames<T>> earlier = new ArrayList<>(rescale.instancesBefore());
-        received = 0;
-        results = 0;
-        for (int i = 0; i < rescale.instancesBefore(); i++) {
-            List<WireIn> states = rescale.states(i);
-            if (states == null) {
-                earlier.add(null);
-                continue;
-            }
-            WindowFrames<T> e = frames.emptyCopy();
-            long r = 0;
-            long n = 0;
-            for (int k = 0; k < states.size(); k++) {
-                WireIn in = states.get(k);
-                r = in.getLong();
-                n = in.getLong();
-                if (k == 0) {
-                    e.restoreFrom(in);
-                } else {
-                    e.restoreChanges(in);
-                }
-            }
-            if (rescale.takes(i)) {
-                received += r;
-                results += n;
-            }
-            earlier.add(e);
-        }
-        frames.restoreShares(earlier);
+        long[] counters = frames.restoreRescaled(rescale, 2);
+        received = counters[0];
+        results = counters[1];
     }
 
     @Override

@@ -4,7 +4,9 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
 import air.runtime.api.Codecs;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.routing.KeyRouting;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.SessionPart;
 import air.wire.WireIn;
@@ -246,6 +248,50 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
         for (List<Session> list : open.values()) {
             list.sort(Comparator.comparingLong(s -> s.start));
         }
+    }
+
+    /**
+     * Onto another layout: session windows are routed by key (KEY routing, whatever the job's), so
+     * each instance keeps the open sessions of the keys it owns now; the counters sum those of the
+     * earlier instances it takes. Each earlier state is read through {@link #restoreFrom}.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        Map<Object, List<Session>> kept = new HashMap<>();
+        long in = 0;
+        long out = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn w = rescale.newest(i); // whole in every checkpoint
+            if (w == null) {
+                continue;
+            }
+            restoreFrom(w);
+            if (rescale.takes(i)) {
+                in += received;
+                out += results;
+            }
+            for (Map.Entry<Object, List<Session>> e : open.entrySet()) {
+                if (ownerOf(e.getKey(), rescale.instances()) == rescale.instance()) {
+                    kept.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        open.clear();
+        byEnd.clear();
+        sessions = 0;
+        for (Map.Entry<Object, List<Session>> e : kept.entrySet()) {
+            open.put(e.getKey(), e.getValue());
+            for (Session s : e.getValue()) {
+                byEnd.add(s);
+                sessions++;
+            }
+        }
+        received = in;
+        results = out;
+    }
+
+    private int ownerOf(Object key, int instances) {
+        return longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), instances) : KeyRouting.ownerOf(key, instances);
     }
 
     @Override

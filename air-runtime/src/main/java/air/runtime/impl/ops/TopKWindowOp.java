@@ -5,6 +5,7 @@ import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
 import air.runtime.impl.routing.WindowRouter;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.WindowOutput;
 import air.wire.WireIn;
@@ -97,6 +98,14 @@ public final class TopKWindowOp<T> implements Operator, Counted, WindowStats, Wi
         received = in.getLong();
         results = in.getLong();
         frames.restoreFrom(in);
+    }
+
+    /** Onto another layout: this instance's share of every earlier instance's frames ({@link WindowFrames#restoreRescaled}). */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        long[] counters = frames.restoreRescaled(rescale, 2);
+        received = counters[0];
+        results = counters[1];
     }
 
     @Override public long received() { return received; }

@@ -2,6 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -158,6 +159,45 @@ public final class WindowFrames<T> {
             }
         }
         changes.snapshotTaken();
+    }
+
+    /**
+     * Onto another layout, for an operator whose state is {@code counters} longs and then these
+     * frames (whole, or changes after a whole state): reads every earlier instance's states into
+     * frames of their own, keeps this instance's share ({@link #restoreShares}), and returns each
+     * counter summed over the earlier instances this one takes ({@link Rescale#takes}).
+     */
+    public long[] restoreRescaled(Rescale rescale, int counters) {
+        List<WindowFrames<T>> earlier = new ArrayList<>(rescale.instancesBefore());
+        long[] sums = new long[counters];
+        long[] newest = new long[counters];
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            List<WireIn> states = rescale.states(i);
+            if (states == null) {
+                earlier.add(null);
+                continue;
+            }
+            WindowFrames<T> e = emptyCopy();
+            for (int k = 0; k < states.size(); k++) {
+                WireIn in = states.get(k);
+                for (int c = 0; c < counters; c++) {
+                    newest[c] = in.getLong();
+                }
+                if (k == 0) {
+                    e.restoreFrom(in);
+                } else {
+                    e.restoreChanges(in);
+                }
+            }
+            if (rescale.takes(i)) {
+                for (int c = 0; c < counters; c++) {
+                    sums[c] += newest[c];
+                }
+            }
+            earlier.add(e);
+        }
+        restoreShares(earlier);
+        return sums;
     }
 
     public void snapshotTo(WireOut out) {
