@@ -13,6 +13,7 @@ import air.runtime.JobStatus;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.Codecs;
+import air.runtime.api.JoinType;
 import air.runtime.api.KeyedProcessFunction;
 import air.runtime.api.MapState;
 import air.runtime.api.ProcessContext;
@@ -59,8 +60,8 @@ class RescaleTest {
     private static final long N = 24_000;
     private static final long KEYS = 13;
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
-    /** How the runs count: a window (tumbling or sliding), a keyed process function, or session windows. */
-    private enum Counting { WINDOW, PROCESS, SESSIONS }
+    /** How the runs count: a window (tumbling or sliding), a keyed process function, session windows, or a window join. */
+    private enum Counting { WINDOW, PROCESS, SESSIONS, JOIN }
 
     /** Set by a test before its runs. */
     private static volatile Counting counting = Counting.WINDOW;
@@ -257,19 +258,22 @@ class RescaleTest {
             parts.add(CompletableFuture.supplyAsync(() -> {
                 RowsSink sink = new RowsSink(movableSink);
                 Pipeline p = Pipeline.create();
-                KeyedStage<Long, Long> keyed = p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime()))
+                Stage<Long> timed = p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime()))
                         .map(i -> {
                             if (self == 0 && armed.get() && writes.get() >= failAfter && armed.getAndSet(false)) {
                                 throw new IllegalStateException("injected failure");
                             }
                             return i;
                         })
-                        .withTimestamps(RescaleTest::timestampOf, 0)
-                        .keyByLong(i -> i % KEYS);
+                        .withTimestamps(RescaleTest::timestampOf, 0);
                 (switch (counting) {
-                    case PROCESS -> keyed.process(new WindowCounts(window.size()), PER_WINDOW);
-                    case SESSIONS -> keyed.window(Windows.session(SESSION_GAP)).aggregate(Aggregations.count());
-                    case WINDOW -> keyed.window(window).aggregate(Aggregations.count());
+                    case PROCESS -> timed.keyByLong(i -> i % KEYS).process(new WindowCounts(window.size()), PER_WINDOW);
+                    case SESSIONS -> timed.keyByLong(i -> i % KEYS).window(Windows.session(SESSION_GAP)).aggregate(Aggregations.count());
+                    case WINDOW -> timed.keyByLong(i -> i % KEYS).window(window).aggregate(Aggregations.count());
+                    // the evens' count joined with the odds' per key and window: their sum is the window's count
+                    case JOIN -> timed.filter(i -> i % 2 == 0).keyByLong(i -> i % KEYS).window(window)
+                            .join(timed.filter(i -> i % 2 == 1).keyByLong(i -> i % KEYS).window(window), Aggregations.count(),
+                                    Aggregations.count(), JoinType.FULL, (k, l, r) -> (l == null ? 0 : l) + (r == null ? 0 : r));
                 }).writeTo(sink);
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
                         .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
@@ -320,9 +324,14 @@ class RescaleTest {
     }
 
     @ParameterizedTest(name = "{0} routing={1}")
-    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY", "sessions,KEY"})
+    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY", "sessions,KEY", "join,AIR"})
     void a_job_resumes_from_2x2_onto_4x1_then_1x2_exactly_once(String kind, Routing routing, @TempDir Path dir) {
-        counting = kind.equals("process") ? Counting.PROCESS : kind.equals("sessions") ? Counting.SESSIONS : Counting.WINDOW;
+        counting = switch (kind) {
+            case "process" -> Counting.PROCESS;
+            case "sessions" -> Counting.SESSIONS;
+            case "join" -> Counting.JOIN;
+            default -> Counting.WINDOW;
+        };
         WindowDefinition window = kind.equals("sliding") ? Windows.sliding(1000, 500) : Windows.tumbling(500);
         assertThatThrownBy(() -> run(2, 2, dir, window, routing, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
         assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");

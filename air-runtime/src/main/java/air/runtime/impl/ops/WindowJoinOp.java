@@ -6,10 +6,13 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.WindowRouter;
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -131,6 +134,43 @@ public final class WindowJoinOp implements Operator, Counted, WindowStats {
         results = in.getLong();
         left.restoreFrom(in);
         right.restoreFrom(in);
+    }
+
+    /**
+     * Onto another layout: both sides' frames of every earlier instance are read, and this instance
+     * keeps its share of each ({@link WindowFrames#restoreShares}); the counters sum those of the
+     * earlier instances it takes.
+     */
+    @Override
+    public void restoreRescaled(Rescale rescale) {
+        List<WindowFrames<Object>> lefts = new ArrayList<>(rescale.instancesBefore());
+        List<WindowFrames<Object>> rights = new ArrayList<>(rescale.instancesBefore());
+        long in = 0;
+        long out = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn w = rescale.newest(i); // whole in every checkpoint
+            if (w == null) {
+                lefts.add(null);
+                rights.add(null);
+                continue;
+            }
+            long r = w.getLong();
+            long n = w.getLong();
+            WindowFrames<Object> l = left.emptyCopy();
+            l.restoreFrom(w);
+            WindowFrames<Object> rt = right.emptyCopy();
+            rt.restoreFrom(w);
+            lefts.add(l);
+            rights.add(rt);
+            if (rescale.takes(i)) {
+                in += r;
+                out += n;
+            }
+        }
+        left.restoreShares(lefts);
+        right.restoreShares(rights);
+        received = in;
+        results = out;
     }
 
     @Override public long received() { return received; }
