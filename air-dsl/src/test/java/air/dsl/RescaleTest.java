@@ -27,6 +27,7 @@ import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,9 +70,13 @@ class RescaleTest {
     /** Sessions: a pause of 1 s in event time after every 3000 records, so each key has a session per block. */
     private static final long BLOCK = 3_000;
 
+    /** Where the runs write part files ({@code Sinks.files}) instead of keeping rows as state; null: rows. */
+    private static volatile Path files;
+
     @BeforeEach
     void windows() {
         counting = Counting.WINDOW;
+        files = null;
     }
 
     private static long timestampOf(long i) {
@@ -152,9 +157,9 @@ class RescaleTest {
                     mine.clear();
                     add(state);
                 }
-                @Override public void restoreRescaled(List<List<byte[]>> earlier) {
+                @Override public void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
                     if (!movable) {
-                        CheckpointedSinkWriter.super.restoreRescaled(earlier);
+                        CheckpointedSinkWriter.super.restoreRescaled(checkpointId, earlier);
                     }
                     mine.clear();
                     for (List<byte[]> chain : earlier) {
@@ -266,7 +271,7 @@ class RescaleTest {
                             return i;
                         })
                         .withTimestamps(RescaleTest::timestampOf, 0);
-                (switch (counting) {
+                Stage<WindowResult<Long, Long>> counts = (switch (counting) {
                     case PROCESS -> timed.keyByLong(i -> i % KEYS).process(new WindowCounts(window.size()), PER_WINDOW);
                     case SESSIONS -> timed.keyByLong(i -> i % KEYS).window(Windows.session(SESSION_GAP)).aggregate(Aggregations.count());
                     case WINDOW -> timed.keyByLong(i -> i % KEYS).window(window).aggregate(Aggregations.count());
@@ -274,7 +279,12 @@ class RescaleTest {
                     case JOIN -> timed.filter(i -> i % 2 == 0).keyByLong(i -> i % KEYS).window(window)
                             .join(timed.filter(i -> i % 2 == 1).keyByLong(i -> i % KEYS).window(window), Aggregations.count(),
                                     Aggregations.count(), JoinType.FULL, (k, l, r) -> (l == null ? 0 : l) + (r == null ? 0 : r));
-                }).writeTo(sink);
+                });
+                if (files == null) {
+                    counts.writeTo(sink);
+                } else {
+                    counts.writeTo(Sinks.files(files, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value()));
+                }
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
                         .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
                 if (net == null) {
@@ -337,6 +347,30 @@ class RescaleTest {
         assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
         List<String> rows = runOrFail(1, 2, dir, window, routing);
         assertThat(counted(rows)).isEqualTo(counting == Counting.SESSIONS ? expectedSessions() : TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void part_files_written_on_2x2_4x1_and_1x2_hold_every_row_once_and_earlier_parts_are_sealed(@TempDir Path dir) throws Exception {
+        files = dir.resolve("out");
+        WindowDefinition window = Windows.tumbling(500);
+        Path ck = dir.resolve("ck");
+        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
+        // the same layout again: its writers restore the parts they name (their own and the sealed ones) from their checkpoint
+        assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
+        runOrFail(1, 2, ck, window, Routing.KEY);
+        List<String> rows = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        try (var parts = Files.newDirectoryStream(files, "part-*")) {
+            for (Path part : parts) {
+                names.add(part.getFileName().toString());
+                rows.addAll(Files.readAllLines(part));
+            }
+        }
+        assertThat(names).as("the first layout's parts stay, sealed; each later layout writes parts of its own")
+                .contains("part-0", "part-1", "part-2", "part-3").anyMatch(n -> n.matches("part-1-[0-9]+"))
+                .anyMatch(n -> n.matches("part-3-[0-9]+"));
+        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
     }
 
     @ParameterizedTest(name = "{0} routing={1}")

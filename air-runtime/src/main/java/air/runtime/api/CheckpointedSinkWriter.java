@@ -35,15 +35,17 @@ public interface CheckpointedSinkWriter<T> extends SinkWriter<T> {
     /**
      * Restore onto another layout (the job resumed with other peers or workers), instead of
      * {@link #restore}: the output that the earlier instances this writer takes over wrote up to
-     * the checkpoint — each earlier instance's {@link #snapshot}, then the changes
+     * checkpoint {@code checkpointId} — each earlier instance's {@link #snapshot}, then the changes
      * ({@link #snapshotChanges}) written after it, in order — to be merged into this writer's
      * state. Earlier instance {@code i} goes to instance {@code i mod instances}; an instance that
-     * takes none gets an empty list and starts with no output. The default refuses: a writer
-     * whose output is tied to its instance (a part file per instance) cannot move it.
+     * takes none gets an empty list and starts with no output. {@code checkpointId} is the same for
+     * every writer of the new layout and differs between two restores onto layouts: a writer whose
+     * output lives in files names its new ones after it, so that none meets an earlier layout's.
+     * The default refuses.
      *
      * @throws UnsupportedOperationException when this writer's output cannot move to another number of instances
      */
-    default void restoreRescaled(List<List<byte[]>> earlier) {
+    default void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
         throw new UnsupportedOperationException("its writer (" + getClass().getName() + ") cannot take over the output of another "
                 + "number of instances: it does not implement CheckpointedSinkWriter.restoreRescaled");
     }

@@ -16,9 +16,11 @@ import java.util.List;
  * output, a source's position) is not split: earlier instance {@code i} goes whole to instance
  * {@code i mod instances} ({@link #takes}), which merges what it takes. Progress (watermarks) is
  * restored as the lowest of every earlier instance, so that nothing an earlier instance had not
- * yet passed arrives late.
+ * yet passed arrives late. {@code checkpoint} is the checkpoint resumed from: the same for every
+ * instance of the new layout, and another for every restore onto a layout (what an operator can
+ * name new files after).
  */
-public record Rescale(int instance, int instances, List<List<WireIn>> before) {
+public record Rescale(int instance, int instances, List<List<WireIn>> before, long checkpoint) {
 
     public Rescale {
         if (instance < 0 || instance >= instances) {

@@ -4,6 +4,8 @@ import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
+import air.wire.WireIn;
+import air.wire.WireOut;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,6 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -33,6 +36,13 @@ import java.util.function.Function;
  * exactly-once job's part happens while its writer still holds the part's {@link OwnerToken}
  * (kept in {@code DIR/.owners/part-N}, under a file lock): a peer that was declared lost and taken
  * over can never write after its successor claimed the part, even before it notices.
+ *
+ * <p>Restored onto another layout (other peers or workers), writer {@code j} takes the parts of the
+ * earlier instances {@code i} with {@code i mod n == j}: each is cut back to its committed length
+ * and <b>sealed</b> (kept, never written again, recorded in {@code j}'s checkpoints so that a later
+ * restore cuts it again and a later rescale hands it on), and {@code j} writes a new part,
+ * {@code part-<j>-<checkpoint>}, named after the checkpoint resumed from, so that no part of one
+ * layout is ever reopened by another. The output is every {@code part-*} file's lines.
  */
 public final class PartFilesSink<T> implements SinkFactory<T> {
 
@@ -96,13 +106,22 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
-        return new PartWriter(part(instance));
+        return new PartWriter(instance, part(instance));
     }
+
+    /** A part an earlier layout's instance wrote, kept at its committed length and never written again. */
+    private record Sealed(String name, long length) { }
+
+    /** Marks a part's state that names its files (after a restore onto another layout); a plain state is the length alone. */
+    private static final long NAMED = -2;
 
     /** One instance's part file; opened at the first write, snapshot or restore. */
     private final class PartWriter implements CheckpointedSinkWriter<T> {
-        private final Path file;
-        private final OwnerFile ownerFile;
+        private final int instance;
+        private Path file;
+        private OwnerFile ownerFile;
+        /** The earlier layouts' parts this writer keeps (after a restore onto another layout); empty before. */
+        private List<Sealed> sealed = List.of();
         /** Null until claimed: a job without checkpoints or replicas writes unfenced. */
         private OwnerToken owner;
         private final StringBuilder buffer = new StringBuilder();
@@ -110,7 +129,8 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         /** Set by close: the part is complete at this length (a finished tasklet's last state still snapshots it). */
         private long closedAt = -1;
 
-        PartWriter(Path file) {
+        PartWriter(int instance, Path file) {
+            this.instance = instance;
             this.file = file;
             this.ownerFile = new OwnerFile(file);
         }
@@ -185,11 +205,11 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
             });
         }
 
-        /** Commits what was written so far: flushed, forced to disk, its length recorded. */
+        /** Commits what was written so far: flushed, forced to disk, its length recorded (with the parts it keeps, if any). */
         @Override
         public byte[] snapshot(long checkpointId) {
             if (closedAt >= 0) {
-                return ByteBuffer.allocate(8).putLong(closedAt).array();
+                return stateOf(closedAt);
             }
             flush();
             long[] committed = new long[1];
@@ -201,18 +221,121 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
                     throw new UncheckedIOException("cannot commit " + file + " for checkpoint " + checkpointId + ": " + e.getMessage(), e);
                 }
             });
-            return ByteBuffer.allocate(8).putLong(committed[0]).array();
+            return stateOf(committed[0]);
+        }
+
+        /** The committed length alone while this writer writes its first part and keeps none; else its part's name, length and the sealed parts. */
+        private byte[] stateOf(long length) {
+            if (sealed.isEmpty() && file.equals(part(instance))) {
+                return ByteBuffer.allocate(8).putLong(length).array();
+            }
+            WireOut out = new WireOut(64 + 32 * sealed.size());
+            out.putLong(NAMED).putString(file.getFileName().toString()).putLong(length).putInt(sealed.size());
+            for (Sealed s : sealed) {
+                out.putString(s.name()).putLong(s.length());
+            }
+            ByteBuffer b = out.buffer();
+            byte[] bytes = new byte[b.remaining()];
+            b.get(bytes);
+            return bytes;
+        }
+
+        /** A state as {@link #stateOf} wrote it: its own part (as the last entry) after the sealed ones. */
+        private List<Sealed> partsOf(byte[] state) {
+            if (state.length == 8) {
+                return List.of(new Sealed(part(instance).getFileName().toString(), ByteBuffer.wrap(state).getLong()));
+            }
+            WireIn in = new WireIn(ByteBuffer.wrap(state), -1);
+            if (state.length < 8 || in.getLong() != NAMED) {
+                throw new IllegalStateException(file + ": checkpointed state of " + state.length + " bytes is not a part's");
+            }
+            Sealed own = new Sealed(nameOf(in.getString()), in.getLong());
+            List<Sealed> parts = new ArrayList<>();
+            for (int n = in.getCount(12); n > 0; n--) {
+                parts.add(new Sealed(nameOf(in.getString()), in.getLong()));
+            }
+            parts.add(own);
+            return parts;
+        }
+
+        /** A part's name from a checkpoint: a plain file name in the sink's directory, nothing else. */
+        private String nameOf(String name) {
+            if (!name.startsWith("part-") || name.contains("/") || name.contains("\\")) {
+                throw new IllegalStateException(file + ": checkpointed part name '" + name + "' is not a part of " + dir);
+            }
+            return name;
         }
 
         @Override
         public void restore(byte[] state) {
-            if (state.length != 8) {
-                throw new IllegalStateException(file + ": checkpointed state of " + state.length + " bytes, expected 8");
+            List<Sealed> parts = partsOf(state);
+            Sealed own = parts.get(parts.size() - 1);
+            closeChannel();
+            buffer.setLength(0);
+            closedAt = -1;
+            sealed = List.copyOf(parts.subList(0, parts.size() - 1));
+            cutSealed();
+            moveTo(dir.resolve(own.name()));
+            asOwner(() -> channel = openAt(own.length()));
+        }
+
+        /**
+         * Onto another layout: the parts of the earlier instances this writer takes (theirs and the
+         * ones they kept) are cut back to what their checkpoint committed and kept, sealed; this
+         * writer writes a new part named after {@code checkpointId}, replacing one a failed run may
+         * have left under that name.
+         */
+        @Override
+        public void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
+            List<Sealed> kept = new ArrayList<>();
+            for (List<byte[]> chain : earlier) {
+                kept.addAll(partsOf(chain.get(chain.size() - 1))); // whole in every checkpoint: the newest is all of it
             }
             closeChannel();
             buffer.setLength(0);
             closedAt = -1;
-            asOwner(() -> channel = openAt(ByteBuffer.wrap(state).getLong()));
+            sealed = List.copyOf(kept);
+            cutSealed();
+            moveTo(dir.resolve("part-" + instance + "-" + checkpointId));
+        }
+
+        /** This writer's own part is now {@code part}: claimed with this writer's token, opened (replaced) at the first write. */
+        private void moveTo(Path part) {
+            if (!part.equals(file)) {
+                file = part;
+                ownerFile = new OwnerFile(part);
+                if (owner != null) {
+                    ownerFile.claim(owner);
+                }
+            }
+        }
+
+        /** Cuts every sealed part back to its committed length, as its owner: what was written after that checkpoint goes. */
+        private void cutSealed() {
+            for (Sealed s : sealed) {
+                Path p = dir.resolve(s.name());
+                OwnerFile o = new OwnerFile(p);
+                Runnable cut = () -> {
+                    try (FileChannel c = FileChannel.open(p, StandardOpenOption.WRITE)) {
+                        if (c.size() < s.length()) {
+                            throw new IllegalStateException(p + " holds " + c.size() + " bytes but its checkpoint committed " + s.length()
+                                    + ": the file was lost or cut, or lives on another machine's disk (use a shared file system)");
+                        }
+                        c.truncate(s.length());
+                        c.force(false);
+                    } catch (NoSuchFileException e) {
+                        throw new IllegalStateException(p + " is missing but its checkpoint committed " + s.length() + " bytes of it", e);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot cut " + p + " back: " + e.getMessage(), e);
+                    }
+                };
+                if (owner == null) {
+                    cut.run();
+                } else {
+                    o.claim(owner);
+                    o.whileOwner(owner, cut);
+                }
+            }
         }
 
         @Override

@@ -149,7 +149,7 @@ public final class YsbResultSink<T> implements SinkFactory<T> {
 
             /** Onto another layout: the rows of every earlier instance this one takes, one after another (rows are only appended). */
             @Override
-            public void restoreRescaled(List<List<byte[]>> earlier) {
+            public void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
                 rows.size = 0;
                 for (List<byte[]> chain : earlier) {
                     for (byte[] part : chain) {

@@ -100,7 +100,7 @@ public final class Checkpointing {
     /** Operator {@code id}'s share of the state every earlier instance saved, or null when none saved any. */
     Rescale rescaled(String id) {
         List<List<WireIn>> before = saved.allInstances(id);
-        return before == null ? null : new Rescale(instance, rescaledTo, before);
+        return before == null ? null : new Rescale(instance, rescaledTo, before, restoredId);
     }
 
     /** The saved state of this tasklet's operator {@code id}, or null when it starts empty. */

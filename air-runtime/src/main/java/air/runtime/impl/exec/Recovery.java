@@ -63,8 +63,11 @@ public final class Recovery {
     private final PhysicalPlan plan;
     private volatile JobEvents events = JobEvents.NONE;
 
-    /** A layout checkpoints were written under: its key, peers and workers, and the newest checkpoint complete there. */
-    record Layout(String key, int peers, int workers, long newest) {
+    /**
+     * A layout checkpoints were written under: its key, peers and workers, the newest checkpoint
+     * complete there and peer 0's parts of it (read to find it: not read again).
+     */
+    record Layout(String key, int peers, int workers, long newest, CheckpointStore.Restored first) {
         @Override
         public String toString() {
             return peers + " peer(s) x " + workers + " worker(s)";
@@ -172,7 +175,7 @@ public final class Recovery {
             int peers = Integer.parseInt(layout[0]);
             Optional<CheckpointStore.Restored> there = store.newestComplete(job, 0, peers);
             if (there.isPresent() && there.get().id() > newestHere && (newest == null || there.get().id() > newest.newest())) {
-                newest = new Layout(job, peers, Integer.parseInt(layout[1]), there.get().id());
+                newest = new Layout(job, peers, Integer.parseInt(layout[1]), there.get().id(), there.get());
             }
         }
         return Optional.ofNullable(newest);
@@ -182,7 +185,8 @@ public final class Recovery {
     private static SavedState allPeers(CheckpointStore store, JobConfig config, Layout layout) throws IOException {
         List<SavedState> peers = new ArrayList<>(layout.peers());
         for (int p = 0; p < layout.peers(); p++) {
-            Optional<CheckpointStore.Restored> part = store.newestComplete(layout.key(), p, layout.peers());
+            Optional<CheckpointStore.Restored> part = p == 0 ? Optional.of(layout.first()) : store.newestComplete(layout.key(), p,
+                    layout.peers());
             if (part.isEmpty() || part.get().id() != layout.newest()) {
                 String found = part.isEmpty() ? "no checkpoint of peer " + p : "checkpoint " + part.get().id() + " as peer " + p + "'s newest";
                 throw new CheckpointMismatchException("job '" + config.name() + "': resuming checkpoint " + layout.newest() + " of "

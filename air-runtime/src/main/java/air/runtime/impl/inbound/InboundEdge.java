@@ -264,7 +264,8 @@ public final class InboundEdge implements Completion.Listener {
             operatorStates.add(states);
         }
         try {
-            operator.restoreRescaled(new Rescale(rescale.instance(), rescale.instances(), operatorStates));
+            operator.restoreRescaled(new Rescale(rescale.instance(), rescale.instances(), operatorStates,
+                    rescale.checkpoint()));
         } catch (UnsupportedOperationException e) {
             throw new IllegalStateException("operator " + operatorName + " cannot resume onto another layout (" + rescale + "): "
                     + e.getMessage() + ". Resume with the peers and workers that wrote the checkpoint, or start afresh", e);

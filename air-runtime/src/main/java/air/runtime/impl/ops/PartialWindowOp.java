@@ -363,7 +363,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         release.restoreLowest(releases);
         lateRestore = null;
         if (lateRecords != null) {
-            GuardedWriter.checkpointed(lateRecords).restoreRescaled(lateOutput);
+            GuardedWriter.checkpointed(lateRecords).restoreRescaled(rescale.checkpoint(), lateOutput);
         }
     }
 

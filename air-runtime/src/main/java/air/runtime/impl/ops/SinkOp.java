@@ -135,12 +135,12 @@ public final class SinkOp<T> extends PaddedOperator implements Inlet<T>, Counted
             taken.add(chain);
         }
         received = count;
-        restoreTaken(GuardedWriter.checkpointed(writer), taken);
+        restoreTaken(GuardedWriter.checkpointed(writer), rescale.checkpoint(), taken);
     }
 
-    private void restoreTaken(CheckpointedSinkWriter<?> w, List<List<byte[]>> taken) {
+    private void restoreTaken(CheckpointedSinkWriter<?> w, long checkpoint, List<List<byte[]>> taken) {
         try {
-            w.restoreRescaled(taken);
+            w.restoreRescaled(checkpoint, taken);
         } catch (UnsupportedOperationException e) {
             throw e;
         } catch (RuntimeException e) {
