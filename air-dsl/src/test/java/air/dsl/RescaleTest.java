@@ -9,6 +9,7 @@ import air.runtime.CheckpointMismatchException;
 import air.runtime.Cluster;
 import air.runtime.Job;
 import air.runtime.JobConfig;
+import air.runtime.JobEvent;
 import air.runtime.JobStatus;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.CheckpointedSinkWriter;
@@ -42,6 +43,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,11 +74,19 @@ class RescaleTest {
 
     /** Where the runs write part files ({@code Sinks.files}) instead of keeping rows as state; null: rows. */
     private static volatile Path files;
+    /** > 0: the run fails on peer 0 after that many records, with checkpoints too rare to be taken (before its first). */
+    private static volatile long failAtRecords;
+    /** The checkpoints every run resumed from (Recovering events), by run: a test asserts that a run did resume. */
+    private static final List<Long> RESUMED = new CopyOnWriteArrayList<>();
+    /** Part lines padded so that they reach the disk before a checkpoint (the writer flushes every 64 KiB). */
+    private static final String PAD = " ".repeat(2000);
 
     @BeforeEach
     void windows() {
         counting = Counting.WINDOW;
         files = null;
+        failAtRecords = 0;
+        RESUMED.clear();
     }
 
     private static long timestampOf(long i) {
@@ -240,15 +250,16 @@ class RescaleTest {
     private static long stopped(int peers, int workers, Path dir, WindowDefinition window, Routing routing, int stopAfter)
             throws Exception {
         List<Long> savepoints = new CopyOnWriteArrayList<>();
-        List<String> rows = run(peers, workers, dir, window, routing, Progress.WATERMARK, 0, true, stopAfter, savepoints);
+        run(peers, workers, dir, window, routing, Progress.WATERMARK, 0, true, stopAfter, savepoints);
         assertThat(savepoints).hasSize(1);
-        assertThat(rows).as("rows kept by writers of a stopped run (their output is the savepoint's)").isNotNull();
+        assertThat(RESUMED).as("a stopped run after the first resumed from the savepoint before it").allMatch(id -> id > 0);
         return savepoints.get(0);
     }
 
     private static List<String> run(int peers, int workers, Path dir, WindowDefinition window, Routing routing, Progress progress,
                                     int failAfter, boolean movableSink, int stopAfter, List<Long> savepoints) throws Exception {
         AtomicInteger writes = new AtomicInteger();
+        AtomicLong seen = new AtomicLong();
         CompletableFuture<Job> first = new CompletableFuture<>();
         IntConsumer onWrite = n -> {
             if (n == stopAfter) {
@@ -268,6 +279,9 @@ class RescaleTest {
                             if (self == 0 && armed.get() && writes.get() >= failAfter && armed.getAndSet(false)) {
                                 throw new IllegalStateException("injected failure");
                             }
+                            if (self == 0 && failAtRecords > 0 && seen.incrementAndGet() == failAtRecords) {
+                                throw new IllegalStateException("injected failure before any checkpoint");
+                            }
                             return i;
                         })
                         .withTimestamps(RescaleTest::timestampOf, 0);
@@ -283,10 +297,15 @@ class RescaleTest {
                 if (files == null) {
                     counts.writeTo(sink);
                 } else {
-                    counts.writeTo(Sinks.files(files, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value()));
+                    counts.writeTo(Sinks.files(files, r -> PAD + "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value()));
                 }
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
-                        .checkpoints(new CountingStore(dir, writes, onWrite), 30).fullCheckpointEvery(3);
+                        .checkpoints(new CountingStore(dir, writes, onWrite), failAtRecords > 0 ? 60_000 : 30).fullCheckpointEvery(3)
+                        .listener(e -> {
+                            if (e instanceof JobEvent.Recovering r) {
+                                RESUMED.add(r.checkpoint());
+                            }
+                        });
                 if (net == null) {
                     runOne(p, config, self, first, stopAfter);
                 } else {
@@ -345,7 +364,10 @@ class RescaleTest {
         WindowDefinition window = kind.equals("sliding") ? Windows.sliding(1000, 500) : Windows.tumbling(500);
         assertThatThrownBy(() -> run(2, 2, dir, window, routing, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
         assertThatThrownBy(() -> run(4, 1, dir, window, routing, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
+        RESUMED.clear();
         List<String> rows = runOrFail(1, 2, dir, window, routing);
+        assertThat(RESUMED).as("the last run resumed from a checkpoint of the run before (not from scratch)").hasSize(1)
+                .allMatch(id -> id > 0);
         assertThat(counted(rows)).isEqualTo(counting == Counting.SESSIONS ? expectedSessions() : TestPipelines.expectedCounts(N, KEYS, window));
     }
 
@@ -364,13 +386,55 @@ class RescaleTest {
         try (var parts = Files.newDirectoryStream(files, "part-*")) {
             for (Path part : parts) {
                 names.add(part.getFileName().toString());
-                rows.addAll(Files.readAllLines(part));
+                Files.readAllLines(part).forEach(l -> rows.add(l.strip()));
             }
         }
         assertThat(names).as("the first layout's parts stay, sealed; each later layout writes parts of its own")
-                .contains("part-0", "part-1", "part-2", "part-3").anyMatch(n -> n.matches("part-1-[0-9]+"))
-                .anyMatch(n -> n.matches("part-3-[0-9]+"));
+                .contains("part-0", "part-1", "part-2", "part-3").anyMatch(n -> n.matches("part-3-at[0-9]+-of4"))
+                .anyMatch(n -> n.matches("part-1-at[0-9]+-of2"));
         assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void part_files_of_2x2_taken_by_1x2_are_cut_and_sealed_each_under_its_own_name(@TempDir Path dir) throws Exception {
+        files = dir.resolve("out");
+        WindowDefinition window = Windows.tumbling(500);
+        Path ck = dir.resolve("ck");
+        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        runOrFail(1, 2, ck, window, Routing.KEY);
+        assertThat(counted(partLines())).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    @Test
+    void a_rescaled_run_that_fails_before_its_first_checkpoint_leaves_no_line_behind(@TempDir Path dir) throws Exception {
+        files = dir.resolve("out");
+        WindowDefinition window = Windows.tumbling(500);
+        Path ck = dir.resolve("ck");
+        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        failAtRecords = N / 8; // on 4 x 1, from the same checkpoint: its parts get lines, never committed
+        assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 0))
+                .hasMessageContaining("injected failure before any checkpoint");
+        try (var parts = Files.newDirectoryStream(files, "part-*-of4")) {
+            long sizes = 0;
+            for (Path part : parts) {
+                sizes += Files.size(part);
+            }
+            assertThat(sizes).as("the failed 4 x 1 run wrote lines to its own parts").isPositive();
+        }
+        failAtRecords = 0;
+        runOrFail(1, 2, ck, window, Routing.KEY);
+        assertThat(counted(partLines())).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    /** Every line of every part file, stripped of its padding. */
+    private static List<String> partLines() throws IOException {
+        List<String> rows = new ArrayList<>();
+        try (var parts = Files.newDirectoryStream(files, "part-*")) {
+            for (Path part : parts) {
+                Files.readAllLines(part).forEach(l -> rows.add(l.strip()));
+            }
+        }
+        return rows;
     }
 
     @ParameterizedTest(name = "{0} routing={1}")

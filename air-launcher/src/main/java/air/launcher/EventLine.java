@@ -76,6 +76,7 @@ public final class EventLine {
             case JobEvent.Finished e -> job("finished", e).num("elapsed", e.elapsedMs()).toString();
             case JobEvent.Failed e -> job("failed", e).text("reason", e.reason()).toString();
             case JobEvent.Cancelled e -> job("cancelled", e).toString();
+            case JobEvent.Stopped e -> job("stopped", e).num("savepoint", e.savepoint()).toString();
         };
     }
 
@@ -113,6 +114,7 @@ public final class EventLine {
             case "finished" -> job(new JobEvent.Finished(f.text("job"), f.integer("peer"), f.num("at"), f.num("elapsed")));
             case "failed" -> job(new JobEvent.Failed(f.text("job"), f.integer("peer"), f.num("at"), f.text("reason")));
             case "cancelled" -> job(new JobEvent.Cancelled(f.text("job"), f.integer("peer"), f.num("at")));
+            case "stopped" -> job(new JobEvent.Stopped(f.text("job"), f.integer("peer"), f.num("at"), f.num("savepoint")));
             case "first-output" -> new PeerEvent.FirstOutput(f.integer("peer"), f.num("at"));
             case "restored-output" -> new PeerEvent.RestoredOutput(f.integer("peer"), f.num("at"), f.integer("instance"));
             default -> null;

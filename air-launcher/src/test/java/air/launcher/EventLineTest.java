@@ -21,6 +21,7 @@ class EventLineTest {
             new PeerEvent.Job(new JobEvent.Finished("ysb-mem", 0, 11, 4_000)),
             new PeerEvent.Job(new JobEvent.Failed("job 'x' = y", 1, 12, "peer 3 lost:\nno heartbeat for 3000 ms = 100%+ späť")),
             new PeerEvent.Job(new JobEvent.Cancelled("ysb-mem", 0, 13)),
+            new PeerEvent.Job(new JobEvent.Stopped("ysb-mem", 1, 13, 7)),
             new PeerEvent.FirstOutput(3, 14),
             new PeerEvent.RestoredOutput(2, 15, 5));
 

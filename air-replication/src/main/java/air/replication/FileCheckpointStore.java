@@ -306,6 +306,23 @@ public final class FileCheckpointStore implements CheckpointStore {
         return checked;
     }
 
+    @Override
+    public long newestWrittenByAll(String job, int peers) throws IOException {
+        List<Long> all = ids(job);
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (writtenByAll(job, all.get(i), peers)) {
+                return all.get(i);
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public String liveRun(String job) throws IOException {
+        Path dir = root.resolve(job);
+        return Files.isDirectory(dir) ? PeerLock.liveHolder(dir) : null;
+    }
+
     /** Every peer's file of checkpoint {@code id} is there (a file is renamed into place whole, so being there is being written). */
     @Override
     public boolean writtenByAll(String job, long id, int peers) {

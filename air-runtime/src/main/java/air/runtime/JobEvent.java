@@ -119,4 +119,11 @@ public sealed interface JobEvent {
             Objects.requireNonNull(job, "job");
         }
     }
+
+    /** The job stopped on this peer at savepoint {@code savepoint} ({@link Job#stopWithSavepoint}): a later run resumes it. */
+    record Stopped(String job, int peer, long atMs, long savepoint) implements JobEvent {
+        public Stopped {
+            Objects.requireNonNull(job, "job");
+        }
+    }
 }

@@ -148,6 +148,25 @@ public interface CheckpointStore {
     }
 
     /**
+     * The newest checkpoint of {@code job} that every one of {@code peers} has written, without
+     * reading it (0 when none): what a run on another layout compares with its own newest before
+     * it reads anything. {@link #newestComplete} still decides what is restored. The default reads
+     * it.
+     */
+    default long newestWrittenByAll(String job, int peers) throws IOException {
+        return newestComplete(job, 0, peers).map(Restored::id).orElse(0L);
+    }
+
+    /**
+     * Who holds {@code job}'s checkpoints now, when a live run does (its run, process, host), else
+     * null: a run that would resume another layout's checkpoints refuses while that layout still
+     * runs. The default cannot tell and says null.
+     */
+    default String liveRun(String job) throws IOException {
+        return null;
+    }
+
+    /**
      * Drops {@code peer}'s parts of checkpoints newer than {@code id}: left by a run that failed
      * before they completed, they must not mix with the parts of the run that resumes from {@code id}.
      */

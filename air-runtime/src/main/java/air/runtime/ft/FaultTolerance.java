@@ -86,13 +86,13 @@ public interface FaultTolerance {
         return false;
     }
 
-    /** The job ended on every peer (or failed), or its graph could not be built: releases what the strategy holds. */
     /**
      * Asks for a stop with a savepoint ({@link air.runtime.Job#stopWithSavepoint}); only
-     * checkpointing can take one.
+     * checkpointing can take one (a replicated job keeps no checkpoints to resume from).
      */
     default CompletableFuture<Long> stopWithSavepoint(String jobName) {
-        throw new IllegalStateException("job '" + jobName + "' takes no checkpoints: a savepoint needs JobConfig.checkpoints(...)");
+        throw new IllegalStateException("job '" + jobName + "' takes no checkpoints to a directory: a savepoint needs "
+                + "JobConfig.checkpoints(...)");
     }
 
     /** The job stopped at savepoint {@code id}, found here or heard from another peer. */
@@ -103,6 +103,7 @@ public interface FaultTolerance {
     default void endedWithout(String how) {
     }
 
+    /** The job ended on every peer (or failed), or its graph could not be built: releases what the strategy holds. */
     default void close() {
     }
 

@@ -21,6 +21,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One line per record into a part file per sink instance, {@code DIR/part-<instance>}, exactly
@@ -41,8 +43,10 @@ import java.util.function.Function;
  * earlier instances {@code i} with {@code i mod n == j}: each is cut back to its committed length
  * and <b>sealed</b> (kept, never written again, recorded in {@code j}'s checkpoints so that a later
  * restore cuts it again and a later rescale hands it on), and {@code j} writes a new part,
- * {@code part-<j>-<checkpoint>}, named after the checkpoint resumed from, so that no part of one
- * layout is ever reopened by another. The output is every {@code part-*} file's lines.
+ * {@code part-<j>-at<checkpoint>-of<n>}, named after the checkpoint resumed from and the layout, so
+ * that no part of one layout is ever reopened by another; parts a failed restore left behind
+ * (begun from the checkpoint resumed or a later one) are deleted. The output is every
+ * {@code part-*} file's lines.
  */
 public final class PartFilesSink<T> implements SinkFactory<T> {
 
@@ -106,18 +110,24 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
-        return new PartWriter(instance, part(instance));
+        return new PartWriter(instance, parallelism, part(instance));
     }
 
     /** A part an earlier layout's instance wrote, kept at its committed length and never written again. */
     private record Sealed(String name, long length) { }
 
-    /** Marks a part's state that names its files (after a restore onto another layout); a plain state is the length alone. */
+    /** A writer's checkpointed state: the checkpoint, its own part and the sealed ones. */
+    private record PartState(long checkpoint, Sealed own, List<Sealed> sealed) { }
+
+    /** Opens a part's state (a plain length was the state before parts could move between layouts). */
     private static final long NAMED = -2;
+    /** A part begun by a restore onto a layout: {@code part-<instance>-at<checkpoint>-of<instances>}. */
+    private static final Pattern RESCALED = Pattern.compile("part-[0-9]+-at([0-9]+)-of([0-9]+)");
 
     /** One instance's part file; opened at the first write, snapshot or restore. */
     private final class PartWriter implements CheckpointedSinkWriter<T> {
         private final int instance;
+        private final int parallelism;
         private Path file;
         private OwnerFile ownerFile;
         /** The earlier layouts' parts this writer keeps (after a restore onto another layout); empty before. */
@@ -129,8 +139,9 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         /** Set by close: the part is complete at this length (a finished tasklet's last state still snapshots it). */
         private long closedAt = -1;
 
-        PartWriter(int instance, Path file) {
+        PartWriter(int instance, int parallelism, Path file) {
             this.instance = instance;
+            this.parallelism = parallelism;
             this.file = file;
             this.ownerFile = new OwnerFile(file);
         }
@@ -209,7 +220,7 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
         @Override
         public byte[] snapshot(long checkpointId) {
             if (closedAt >= 0) {
-                return stateOf(closedAt);
+                return stateOf(checkpointId, closedAt);
             }
             flush();
             long[] committed = new long[1];
@@ -221,16 +232,17 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
                     throw new UncheckedIOException("cannot commit " + file + " for checkpoint " + checkpointId + ": " + e.getMessage(), e);
                 }
             });
-            return stateOf(committed[0]);
+            return stateOf(checkpointId, committed[0]);
         }
 
-        /** The committed length alone while this writer writes its first part and keeps none; else its part's name, length and the sealed parts. */
-        private byte[] stateOf(long length) {
-            if (sealed.isEmpty() && file.equals(part(instance))) {
-                return ByteBuffer.allocate(8).putLong(length).array();
-            }
+        /**
+         * The part's state: the checkpoint it belongs to, this writer's part (name and committed
+         * length) and the sealed parts it keeps. Names are written, never derived from the
+         * instance, so that a restore onto another layout knows whose part is whose.
+         */
+        private byte[] stateOf(long checkpointId, long length) {
             WireOut out = new WireOut(64 + 32 * sealed.size());
-            out.putLong(NAMED).putString(file.getFileName().toString()).putLong(length).putInt(sealed.size());
+            out.putLong(NAMED).putLong(checkpointId).putString(file.getFileName().toString()).putLong(length).putInt(sealed.size());
             for (Sealed s : sealed) {
                 out.putString(s.name()).putLong(s.length());
             }
@@ -240,22 +252,19 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
             return bytes;
         }
 
-        /** A state as {@link #stateOf} wrote it: its own part (as the last entry) after the sealed ones. */
-        private List<Sealed> partsOf(byte[] state) {
-            if (state.length == 8) {
-                return List.of(new Sealed(part(instance).getFileName().toString(), ByteBuffer.wrap(state).getLong()));
-            }
+        /** A state as {@link #stateOf} wrote it. */
+        private PartState stateFrom(byte[] state) {
             WireIn in = new WireIn(ByteBuffer.wrap(state), -1);
-            if (state.length < 8 || in.getLong() != NAMED) {
-                throw new IllegalStateException(file + ": checkpointed state of " + state.length + " bytes is not a part's");
+            if (state.length < 16 || in.getLong() != NAMED) {
+                throw new IllegalStateException(file + ": a checkpointed state of " + state.length + " bytes is not a part file's");
             }
+            long checkpoint = in.getLong();
             Sealed own = new Sealed(nameOf(in.getString()), in.getLong());
-            List<Sealed> parts = new ArrayList<>();
+            List<Sealed> kept = new ArrayList<>();
             for (int n = in.getCount(12); n > 0; n--) {
-                parts.add(new Sealed(nameOf(in.getString()), in.getLong()));
+                kept.add(new Sealed(nameOf(in.getString()), in.getLong()));
             }
-            parts.add(own);
-            return parts;
+            return new PartState(checkpoint, own, kept);
         }
 
         /** A part's name from a checkpoint: a plain file name in the sink's directory, nothing else. */
@@ -268,35 +277,69 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
 
         @Override
         public void restore(byte[] state) {
-            List<Sealed> parts = partsOf(state);
-            Sealed own = parts.get(parts.size() - 1);
+            PartState saved = stateFrom(state);
             closeChannel();
             buffer.setLength(0);
             closedAt = -1;
-            sealed = List.copyOf(parts.subList(0, parts.size() - 1));
+            if (saved.checkpoint() > 0) { // 0: the last state of a writer that had closed, kept for every later checkpoint
+                // parts named after this checkpoint or a later one were begun by runs that resumed from it (or from one this
+                // run does not resume): their lines were never committed
+                dropUncommitted(saved.checkpoint(), -1);
+            }
+            sealed = List.copyOf(saved.sealed());
             cutSealed();
-            moveTo(dir.resolve(own.name()));
-            asOwner(() -> channel = openAt(own.length()));
+            moveTo(dir.resolve(saved.own().name()));
+            asOwner(() -> channel = openAt(saved.own().length()));
         }
 
         /**
          * Onto another layout: the parts of the earlier instances this writer takes (theirs and the
          * ones they kept) are cut back to what their checkpoint committed and kept, sealed; this
-         * writer writes a new part named after {@code checkpointId}, replacing one a failed run may
-         * have left under that name.
+         * writer writes a new part, {@code part-<instance>-at<checkpoint>-of<instances>}, replacing
+         * one a failed run of this layout may have left under that name. Parts another layout
+         * began from this checkpoint, or any layout from a later one, hold nothing committed and
+         * are deleted.
          */
         @Override
         public void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
             List<Sealed> kept = new ArrayList<>();
             for (List<byte[]> chain : earlier) {
-                kept.addAll(partsOf(chain.get(chain.size() - 1))); // whole in every checkpoint: the newest is all of it
+                PartState saved = stateFrom(chain.get(chain.size() - 1)); // whole in every checkpoint: the newest is all of it
+                kept.addAll(saved.sealed());
+                kept.add(saved.own());
             }
             closeChannel();
             buffer.setLength(0);
             closedAt = -1;
+            dropUncommitted(checkpointId, parallelism);
             sealed = List.copyOf(kept);
             cutSealed();
-            moveTo(dir.resolve("part-" + instance + "-" + checkpointId));
+            moveTo(dir.resolve("part-" + instance + "-at" + checkpointId + "-of" + parallelism));
+        }
+
+        /**
+         * Deletes the parts begun by a restore onto a layout from checkpoint {@code checkpoint} or a
+         * later one, except, with {@code layout} > 0, those of this layout from {@code checkpoint}
+         * itself (this run's own, which each of its writers replaces).
+         */
+        private void dropUncommitted(long checkpoint, int layout) {
+            try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, "part-*-at*-of*")) {
+                for (Path p : parts) {
+                    Matcher m = RESCALED.matcher(p.getFileName().toString());
+                    if (!m.matches()) {
+                        continue;
+                    }
+                    long at = Long.parseLong(m.group(1));
+                    int of = Integer.parseInt(m.group(2));
+                    if (at > checkpoint || at == checkpoint && of != layout) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            } catch (NoSuchFileException e) {
+                // no directory yet: nothing to drop
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list the parts in " + dir + ": " + e.getMessage(), e);
+            }
         }
 
         /** This writer's own part is now {@code part}: claimed with this writer's token, opened (replaced) at the first write. */

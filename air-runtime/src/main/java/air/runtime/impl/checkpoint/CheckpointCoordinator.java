@@ -78,7 +78,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private long writtenBase;
     /** Told, on the writer thread, of each checkpoint written (true) or not (false): a stop with a savepoint waits for one. */
     private volatile Written onWritten = (id, ok) -> { };
-    /** From now on every checkpoint not yet decided is whole (a savepoint was asked for). */
+    /** From now on every checkpoint not yet decided is whole (a savepoint was asked for on this peer). */
     private volatile boolean wholeFromNow;
 
     /** What the writer thread tells of each checkpoint it was handed. */
@@ -133,9 +133,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
         onWritten = listener;
     }
 
-    /** Every checkpoint decided from now on is whole: a savepoint stands alone, whatever a later run does with the chain. */
-    public void wholeFromNow() {
-        wholeFromNow = true;
+    /** Whether every checkpoint decided from now on is whole (a savepoint was asked for on this peer) or as usual. */
+    public void wholeFromNow(boolean whole) {
+        wholeFromNow = whole;
     }
 
     /** Tasklets taken over from a dead peer join: their parts are expected in every checkpoint not yet written. */

@@ -61,8 +61,9 @@ public final class JobContext {
     /**
      * Records the first failure and stops the job; later failures are consequences and dropped, as
      * is one after the job stopped at a savepoint (a peer that left once it stopped there too).
+     * One lock with {@link #stopAt}: a job ends failed or stopped, never both.
      */
-    public void fail(Throwable cause) {
+    public synchronized void fail(Throwable cause) {
         if (stoppedAt == 0 && failure.compareAndSet(null, cause)) {
             cancel();
         }

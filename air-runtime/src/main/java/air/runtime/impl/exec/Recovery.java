@@ -120,6 +120,7 @@ public final class Recovery {
                 if (other.isPresent()) {
                     rescaled = other.get();
                     requireRescalable(plan, config, rescaled, store);
+                    requireNotRunning(store, config, rescaled, self);
                     all = allPeers(store, config, rescaled);
                     restored = Optional.of(new CheckpointStore.Restored(rescaled.newest(), Map.of()));
                 } else if (restored.isPresent()) {
@@ -173,6 +174,10 @@ public final class Recovery {
                 continue;
             }
             int peers = Integer.parseInt(layout[0]);
+            long written = store.newestWrittenByAll(job, peers);
+            if (written <= newestHere || newest != null && written <= newest.newest()) {
+                continue; // nothing newer there: not read at all
+            }
             Optional<CheckpointStore.Restored> there = store.newestComplete(job, 0, peers);
             if (there.isPresent() && there.get().id() > newestHere && (newest == null || there.get().id() > newest.newest())) {
                 newest = new Layout(job, peers, Integer.parseInt(layout[1]), there.get().id(), there.get());
@@ -196,6 +201,19 @@ public final class Recovery {
             peers.add(SavedState.of(part.get().chain()));
         }
         return SavedState.union(peers);
+    }
+
+    /**
+     * Refuses to resume the checkpoints of a layout a live run still writes (rank 0 asks, so that
+     * the peers of this run, all reading them, do not take each other's probes for such a run).
+     */
+    private static void requireNotRunning(CheckpointStore store, JobConfig config, Layout layout, int self) throws IOException {
+        String live = self == 0 ? store.liveRun(layout.key()) : null;
+        if (live != null) {
+            throw new CheckpointMismatchException("job '" + config.name() + "': the newest checkpoint in " + store.describe() + " is "
+                    + layout.newest() + " of " + layout + ", which a live run still writes (" + live + "): stop it (or let it stop "
+                    + "with a savepoint) before resuming it on another layout");
+        }
     }
 
     /** Refuses, before anything runs, a restore onto another layout that cannot work. */
@@ -285,7 +303,7 @@ public final class Recovery {
 
     /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
     SavepointStop savepoints(CheckpointCoordinator coordinator, LongConsumer stop) {
-        return new SavepointStop(coordinator, config.checkpointStore(), key, config.name(), peers, stop);
+        return new SavepointStop(coordinator, config.checkpointStore(), key, config.name(), peers, config.checkpointIntervalMs(), stop);
     }
 
     CheckpointCoordinator coordinator(Consumer<Throwable> onFailure) {

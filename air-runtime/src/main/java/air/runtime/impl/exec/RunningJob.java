@@ -367,7 +367,7 @@ public final class RunningJob implements Job {
             faultTolerance.stoppedAt(context.stoppedAt());
             LOG.info("job '{}' STOPPED at savepoint {} after {} ms: a run on any layout resumes from it", name(), context.stoppedAt(),
                     elapsed().toMillis());
-            events.publish(new JobEvent.Cancelled(name(), peer(), System.currentTimeMillis()));
+            events.publish(new JobEvent.Stopped(name(), peer(), System.currentTimeMillis(), context.stoppedAt()));
         } else if (failure != null) {
             faultTolerance.endedWithout("failed");
             graphs().forEach(JobGraph::abortSinks);

@@ -32,29 +32,44 @@ final class SavepointStop {
     private final String key;
     private final String jobName;
     private final int peers;
+    /** How long every peer may take to write the savepoint once this one has: then it is given up. */
+    private final long patienceNanos;
     private final LongConsumer stop;
-    private final CompletableFuture<Long> savepoint = new CompletableFuture<>();
     private final AtomicLong lowestHeld = new AtomicLong(Long.MAX_VALUE);
     private final AtomicBoolean waiting = new AtomicBoolean();
+    /** The savepoint of the request under way (guarded by this for its replacement). */
+    private volatile CompletableFuture<Long> savepoint = new CompletableFuture<>();
     private volatile boolean requested;
+    /** Set once the job stopped at a savepoint: no request is taken after. */
+    private volatile boolean stopped;
 
-    SavepointStop(CheckpointCoordinator coordinator, CheckpointStore store, String key, String jobName, int peers, LongConsumer stop) {
+    SavepointStop(CheckpointCoordinator coordinator, CheckpointStore store, String key, String jobName, int peers, long intervalMs,
+                  LongConsumer stop) {
         this.coordinator = coordinator;
         this.store = store;
         this.key = key;
         this.jobName = jobName;
         this.peers = peers;
+        this.patienceNanos = Math.max(30_000L, 20 * intervalMs) * 1_000_000L;
         this.stop = stop;
         coordinator.onWritten(this::written);
     }
 
-    /** Asks for the stop; the future completes with the savepoint's id once every peer wrote it. Asking again changes nothing. */
-    CompletableFuture<Long> request() {
-        if (!requested && !savepoint.isDone()) {
-            coordinator.wholeFromNow();
-            requested = true;
-            LOG.info("job '{}': stop with a savepoint asked: the sources hold after their next checkpoint", jobName);
+    /**
+     * Asks for the stop; the future completes with the savepoint's id once every peer wrote it.
+     * Asking again while one is under way (or after the job stopped) returns the same future; after
+     * one was given up, a new request takes the next checkpoint.
+     */
+    synchronized CompletableFuture<Long> request() {
+        if (stopped || requested) {
+            return savepoint;
         }
+        if (savepoint.isDone()) {
+            savepoint = new CompletableFuture<>();
+        }
+        coordinator.wholeFromNow(true);
+        requested = true;
+        LOG.info("job '{}': stop with a savepoint asked: the sources hold after their next checkpoint", jobName);
         return savepoint;
     }
 
@@ -74,8 +89,11 @@ final class SavepointStop {
     }
 
     /** The job stopped at {@code id} (heard from another peer, or found here). */
-    void stoppedAt(long id) {
-        savepoint.complete(id);
+    synchronized void stoppedAt(long id) {
+        stopped = true;
+        if (!savepoint.complete(id) && savepoint.isCompletedExceptionally()) {
+            savepoint = CompletableFuture.completedFuture(id); // stopped by another peer after this one gave up
+        }
     }
 
     private void written(long id, boolean ok) {
@@ -84,11 +102,7 @@ final class SavepointStop {
             return;
         }
         if (!ok && id == held) {
-            requested = false; // the sources read on; a new request takes the next checkpoint
-            lowestHeld.set(Long.MAX_VALUE);
-            LOG.warn("job '{}': savepoint {} could not be written: the job goes on", jobName, id);
-            savepoint.completeExceptionally(new IllegalStateException("job '" + jobName + "': savepoint " + id
-                    + " could not be written to " + store.describe() + " (see the WARN before); the job goes on"));
+            giveUp("savepoint " + id + " could not be written to " + store.describe() + " (see the WARN before)");
             return;
         }
         if (ok && waiting.compareAndSet(false, true)) {
@@ -98,17 +112,37 @@ final class SavepointStop {
 
     /** This peer wrote its part of {@code id}: waits until every peer has, then stops the job there. */
     private void awaitEveryPeer(long id) {
+        long deadline = System.nanoTime() + patienceNanos;
+        CompletableFuture<Long> mine = savepoint;
         try {
-            while (!savepoint.isDone() && !store.writtenByAll(key, id, peers)) {
+            while (!mine.isDone() && !store.writtenByAll(key, id, peers)) {
+                if (System.nanoTime() - deadline > 0) {
+                    giveUp("not every peer wrote savepoint " + id + " to " + store.describe() + " within " + patienceNanos / 1_000_000
+                            + " ms (a peer's write failed, or its directory is not this one)");
+                    return;
+                }
                 LockSupport.parkNanos(POLL_NANOS);
             }
         } catch (IOException e) {
-            LOG.warn("job '{}': cannot tell whether every peer wrote savepoint {} to {}: {}", jobName, id, store.describe(), e.toString());
+            giveUp("cannot tell whether every peer wrote savepoint " + id + " to " + store.describe() + ": " + e);
             return;
         }
-        if (!savepoint.isDone()) {
+        if (!mine.isDone()) {
             LOG.info("job '{}': savepoint {} written by every peer to {}: stopping there", jobName, id, store.describe());
             stop.accept(id);
         }
+    }
+
+    /** The savepoint cannot be taken: the sources read on, the next checkpoints are as usual, and the caller hears why. */
+    private synchronized void giveUp(String why) {
+        if (stopped) {
+            return;
+        }
+        requested = false;
+        lowestHeld.set(Long.MAX_VALUE);
+        waiting.set(false);
+        coordinator.wholeFromNow(false);
+        LOG.warn("job '{}': {}: the savepoint is given up and the job goes on", jobName, why);
+        savepoint.completeExceptionally(new IllegalStateException("job '" + jobName + "': " + why + "; the job goes on"));
     }
 }

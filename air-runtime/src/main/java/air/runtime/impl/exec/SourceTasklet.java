@@ -141,8 +141,8 @@ final class SourceTasklet<T> extends Tasklet {
         for (int i = 0; i < positions.length; i++) {
             List<WireIn> states = rescale.states(i);
             if (states == null) {
-                throw new IllegalStateException("source instance " + i + " of the checkpoint's layout saved no position: the "
-                        + "checkpoint is incomplete");
+                throw new IllegalStateException("source " + name() + ": instance " + i + " of the layout that wrote checkpoint "
+                        + checkpoints.restoredId() + " saved no position (of " + positions.length + "): the checkpoint is incomplete");
             }
             WireIn in = states.get(states.size() - 1); // the head's state is whole in every checkpoint: the newest is its state
             in.getByte();
