@@ -9,7 +9,6 @@ import air.runtime.CheckpointMismatchException;
 import air.runtime.Job;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
-import air.runtime.api.CheckpointStore;
 import air.runtime.api.Codec;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.WindowDefinition;
@@ -28,7 +27,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,24 +52,16 @@ class CheckpointRecoveryTest {
     private static final long HOLD_AT = 1_000;
 
     /** The file store, counting writes, and failing the write of checkpoint {@code failWrite} once. */
-    static final class WatchedStore implements CheckpointStore {
-        final CheckpointStore inner;
+    static final class WatchedStore extends ForwardingStore {
         final AtomicInteger writes = new AtomicInteger();
         final AtomicInteger attempts = new AtomicInteger();
+        final AtomicInteger changesWrites = new AtomicInteger();
         volatile long failWrite = -1;
 
         WatchedStore(Path dir) {
-            inner = Checkpoints.toDirectory(dir);
+            super(Checkpoints.toDirectory(dir));
         }
 
-        final AtomicInteger changesWrites = new AtomicInteger();
-
-        @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) throws IOException {
-            write(job, id, id, peer, peers, parts);
-        }
-        @Override public boolean keepsChains() {
-            return inner.keepsChains();
-        }
         @Override public void write(String job, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
             attempts.incrementAndGet();
             if (id == failWrite) {
@@ -83,24 +73,6 @@ class CheckpointRecoveryTest {
             if (base != id) {
                 changesWrites.incrementAndGet();
             }
-        }
-        @Override public Optional<Restored> newestComplete(String job, int peer, int peers) throws IOException {
-            return inner.newestComplete(job, peer, peers);
-        }
-        @Override public void discardNewerThan(String job, long id, int peer) throws IOException {
-            inner.discardNewerThan(job, id, peer);
-        }
-        @Override public List<String> jobs() throws IOException {
-            return inner.jobs();
-        }
-        @Override public void discard(String job) throws IOException {
-            inner.discard(job);
-        }
-        @Override public Claim claim(String job, int peer, int peers) throws IOException {
-            return inner.claim(job, peer, peers);
-        }
-        @Override public String describe() {
-            return inner.describe();
         }
     }
 
