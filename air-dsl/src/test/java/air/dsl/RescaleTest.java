@@ -62,7 +62,7 @@ class RescaleTest {
     private static final long KEYS = 13;
     private static final Cluster.Options FAST = new Cluster.Options(50, 5_000, 20_000);
     /** How the runs count: a window (tumbling or sliding), a keyed process function, session windows, or a window join. */
-    private enum Counting { WINDOW, PROCESS, SESSIONS, JOIN }
+    private enum Counting { WINDOW, PROCESS, SESSIONS, JOIN, INTERVAL, LOOKUP }
 
     /** Set by a test before its runs. */
     private static volatile Counting counting = Counting.WINDOW;
@@ -89,6 +89,30 @@ class RescaleTest {
 
     private static long timestampOf(long i) {
         return counting == Counting.SESSIONS ? i + (i / BLOCK) * 1_000 : i;
+    }
+
+    /** The interval join's pairs a plain loop finds: each even record with the odd ones 13 before and after it. */
+    private static Map<String, Long> expectedPairs() {
+        Map<String, Long> out = new TreeMap<>();
+        for (long a = 0; a < N; a += 2) {
+            for (long b : new long[] {a - KEYS, a + KEYS}) {
+                if (b >= 0 && b < N) {
+                    out.put("[" + a + "," + b + ") " + a % KEYS, 1L);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The lookup join's rows: every odd record from 13 on with its key's latest even one, 13 before it. */
+    private static Map<String, Long> expectedLookups() {
+        Map<String, Long> out = new TreeMap<>();
+        for (long r = KEYS; r < N; r++) {
+            if (r % 2 == 1) {
+                out.put("[" + r + "," + (r - KEYS) + ") " + r % KEYS, 1L);
+            }
+        }
+        return out;
     }
 
     /** The sessions a plain loop finds, as the rows the job writes. */
@@ -266,6 +290,14 @@ class RescaleTest {
                     case JOIN -> timed.filter(i -> i % 2 == 0).keyByLong(i -> i % KEYS).window(window)
                             .join(timed.filter(i -> i % 2 == 1).keyByLong(i -> i % KEYS).window(window), Aggregations.count(),
                                     Aggregations.count(), JoinType.FULL, (k, l, r) -> (l == null ? 0 : l) + (r == null ? 0 : r));
+                    // each even record with the odd ones of its key 13 before and after it: one row per pair
+                    case INTERVAL -> timed.filter(i -> i % 2 == 0).keyByLong(i -> i % KEYS)
+                            .intervalJoin(timed.filter(i -> i % 2 == 1).keyByLong(i -> i % KEYS), 20, 20,
+                                    (Long k, Long a, Long b) -> new WindowResult<>(a, b, k, 1L), Codecs.LONG, Codecs.LONG);
+                    // each odd record looks up its key's latest even record (13 before it) in a table of the evens
+                    case LOOKUP -> timed.filter(i -> i % 2 == 1).keyByLong(i -> i % KEYS)
+                            .lookupJoin(timed.filter(i -> i % 2 == 0).keyByLong(i -> i % KEYS).toTable(i -> i, Codecs.LONG),
+                                    JoinType.INNER, (Long k, Long r, Long v) -> new WindowResult<>(r, v, k, 1L), Codecs.LONG);
                 });
                 if (files == null) {
                     counts.writeTo(sink);
@@ -326,12 +358,15 @@ class RescaleTest {
     }
 
     @ParameterizedTest(name = "{0} routing={1}")
-    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY", "sessions,KEY", "join,AIR"})
+    @CsvSource({"tumbling,KEY", "tumbling,AIR", "sliding,AIR", "sliding,KEY", "process,KEY", "sessions,KEY", "join,AIR", "interval,KEY",
+        "lookup,AIR"})
     void a_job_resumes_from_2x2_onto_4x1_then_1x2_exactly_once(String kind, Routing routing, @TempDir Path dir) {
         counting = switch (kind) {
             case "process" -> Counting.PROCESS;
             case "sessions" -> Counting.SESSIONS;
             case "join" -> Counting.JOIN;
+            case "interval" -> Counting.INTERVAL;
+            case "lookup" -> Counting.LOOKUP;
             default -> Counting.WINDOW;
         };
         WindowDefinition window = kind.equals("sliding") ? Windows.sliding(1000, 500) : Windows.tumbling(500);
@@ -341,7 +376,12 @@ class RescaleTest {
         List<String> rows = runOrFail(1, 2, dir, window, routing);
         assertThat(RESUMED).as("the last run resumed from a checkpoint of the run before (not from scratch)").hasSize(1)
                 .allMatch(id -> id > 0);
-        assertThat(counted(rows)).isEqualTo(counting == Counting.SESSIONS ? expectedSessions() : TestPipelines.expectedCounts(N, KEYS, window));
+        assertThat(counted(rows)).isEqualTo(switch (counting) {
+            case SESSIONS -> expectedSessions();
+            case INTERVAL -> expectedPairs();
+            case LOOKUP -> expectedLookups();
+            default -> TestPipelines.expectedCounts(N, KEYS, window);
+        });
     }
 
     @Test

@@ -1,6 +1,7 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.Timestamped;
+import air.runtime.impl.routing.KeyRouting;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.ArrayList;
@@ -35,6 +36,28 @@ final class BufferedRecords {
 
     Map<Object, ArrayList<Timestamped<Object>>> byKey() {
         return byKey;
+    }
+
+    /** Buffers like these, empty: what a restore onto another layout reads an earlier instance's into. */
+    BufferedRecords emptyCopy() {
+        return new BufferedRecords(longKeys);
+    }
+
+    /**
+     * Restore onto another layout: moves the records of {@code from} (an earlier instance's
+     * buffers) whose keys instance {@code instance} of {@code instances} owns now into these,
+     * hashed as KEY routing hashes them.
+     */
+    void takeOwned(BufferedRecords from, int instance, int instances) {
+        for (Map.Entry<Object, ArrayList<Timestamped<Object>>> e : from.byKey.entrySet()) {
+            Object key = e.getKey();
+            int owner = longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), instances) : KeyRouting.ownerOf(key, instances);
+            if (owner == instance) {
+                ArrayList<Timestamped<Object>> mine = byKey.computeIfAbsent(key, k -> new ArrayList<>());
+                mine.addAll(e.getValue());
+                mine.sort(BY_TIME);
+            }
+        }
     }
 
     /** The index of the first record of {@code list} at or after {@code time}. */

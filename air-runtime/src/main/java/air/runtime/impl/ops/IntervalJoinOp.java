@@ -126,6 +126,16 @@ public final class IntervalJoinOp extends PaneJoinOperator {
     }
 
     @Override
+    void restoreBufferShare(WireIn in, int instance, int instances) {
+        BufferedRecords l = lefts.emptyCopy();
+        l.restoreFrom(in, leftCodec);
+        BufferedRecords r = rights.emptyCopy();
+        r.restoreFrom(in, rightCodec);
+        lefts.takeOwned(l, instance, instances);
+        rights.takeOwned(r, instance, instances);
+    }
+
+    @Override
     void restoreBuffers(WireIn in) {
         lefts.restoreFrom(in, leftCodec);
         rights.restoreFrom(in, rightCodec);

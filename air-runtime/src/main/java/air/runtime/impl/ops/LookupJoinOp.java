@@ -135,6 +135,13 @@ public final class LookupJoinOp extends PaneJoinOperator {
     }
 
     @Override
+    void restoreBufferShare(WireIn in, int instance, int instances) {
+        BufferedRecords t = table.emptyCopy();
+        t.restoreFrom(in, tableCodec);
+        table.takeOwned(t, instance, instances);
+    }
+
+    @Override
     void restoreBuffers(WireIn in) {
         table.restoreFrom(in, tableCodec);
     }

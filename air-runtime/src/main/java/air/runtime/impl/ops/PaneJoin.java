@@ -7,6 +7,7 @@ import air.runtime.impl.routing.WindowRouter;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,39 @@ final class PaneJoin {
         firedBelow = in.getLong();
         left.restoreFrom(in);
         right.restoreFrom(in);
+    }
+
+    private PaneJoin(WindowFrames<Object> left, WindowFrames<Object> right, long pane) {
+        this.left = left;
+        this.right = right;
+        this.pane = pane;
+    }
+
+    /** Panes like these, empty: what a restore onto another layout reads an earlier instance's into. */
+    PaneJoin emptyCopy() {
+        return new PaneJoin(left.emptyCopy(), right.emptyCopy(), pane);
+    }
+
+    /**
+     * Restore onto another layout: this instance's share of each side's panes of the earlier
+     * instances (null where one saved none), and the lowest of their fired-below marks.
+     */
+    void restoreShares(List<PaneJoin> earlier) {
+        List<WindowFrames<Object>> lefts = new ArrayList<>(earlier.size());
+        List<WindowFrames<Object>> rights = new ArrayList<>(earlier.size());
+        long lowest = Long.MAX_VALUE;
+        for (PaneJoin e : earlier) {
+            lefts.add(e == null ? null : e.left);
+            rights.add(e == null ? null : e.right);
+            if (e != null) {
+                lowest = Math.min(lowest, e.firedBelow);
+            }
+        }
+        left.restoreShares(lefts);
+        right.restoreShares(rights);
+        if (lowest != Long.MAX_VALUE) {
+            firedBelow = lowest;
+        }
     }
 
     /** One pane's records of both sides, by key. */

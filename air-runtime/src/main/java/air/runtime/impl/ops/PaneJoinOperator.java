@@ -1,9 +1,12 @@
 package air.runtime.impl.ops;
 
 import air.runtime.operator.Operator;
+import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What the joins over time ranges share as operators ({@link IntervalJoinOp}, {@link LookupJoinOp}):
@@ -52,6 +55,41 @@ abstract class PaneJoinOperator implements Operator, Counted, WindowStats, PaneJ
         panes.restoreFrom(in);
         restoreBuffers(in);
     }
+
+    /**
+     * Onto another layout: every earlier instance's panes and buffers are read; this instance keeps
+     * its share of the panes ({@link PaneJoin#restoreShares}) and the buffered records of the keys it
+     * owns now ({@link #restoreBufferShare}); the counters sum those of the earlier instances it takes.
+     */
+    @Override
+    public final void restoreRescaled(Rescale rescale) {
+        List<PaneJoin> earlier = new ArrayList<>(rescale.instancesBefore());
+        long in = 0;
+        long out = 0;
+        for (int i = 0; i < rescale.instancesBefore(); i++) {
+            WireIn w = rescale.newest(i); // whole in every checkpoint
+            if (w == null) {
+                earlier.add(null);
+                continue;
+            }
+            long r = w.getLong();
+            long n = w.getLong();
+            PaneJoin e = panes.emptyCopy();
+            e.restoreFrom(w);
+            restoreBufferShare(w, rescale.instance(), rescale.instances());
+            earlier.add(e);
+            if (rescale.takes(i)) {
+                in += r;
+                out += n;
+            }
+        }
+        panes.restoreShares(earlier);
+        received = in;
+        results = out;
+    }
+
+    /** Onto another layout: reads an earlier instance's buffers (after its panes) and keeps the records of the keys this one owns. */
+    abstract void restoreBufferShare(WireIn in, int instance, int instances);
 
     /** The subclass's own state, after the panes. */
     abstract void snapshotBuffers(WireOut out);
