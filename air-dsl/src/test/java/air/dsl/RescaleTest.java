@@ -460,6 +460,40 @@ class RescaleTest {
     }
 
     @Test
+    void a_savepoint_that_cannot_be_written_is_given_up_and_the_job_goes_on_to_its_end(@TempDir Path dir) {
+        AtomicBoolean diskFull = new AtomicBoolean();
+        AtomicInteger writes = new AtomicInteger();
+        CompletableFuture<Job> job = new CompletableFuture<>();
+        CompletableFuture<CompletableFuture<Long>> savepoint = new CompletableFuture<>();
+        ForwardingStore store = new ForwardingStore(Checkpoints.toDirectory(dir)) {
+            @Override
+            public void write(String j, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
+                if (diskFull.get()) {
+                    throw new IOException("disk full (injected)");
+                }
+                inner.write(j, id, base, peer, peers, parts);
+                if (writes.incrementAndGet() == 3) {
+                    diskFull.set(true); // from the savepoint on, nothing is written
+                    job.thenAccept(jb -> savepoint.complete(jb.stopWithSavepoint()));
+                }
+            }
+        };
+        RowsSink sink = new RowsSink(true);
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(N, i -> i).paced(40_000, System.nanoTime())).withTimestamps(i -> i, 0).keyByLong(i -> i % KEYS)
+                .window(Windows.tumbling(500)).aggregate(Aggregations.count()).writeTo(sink);
+        Job running = p.submit(TestPipelines.config(2).batchSize(16).checkpoints(store, 30));
+        job.complete(running);
+        running.join();
+        assertThat(running.status()).isEqualTo(JobStatus.FINISHED);
+        assertThat(savepoint.join()).isCompletedExceptionally();
+        assertThatThrownBy(() -> savepoint.join().join()).hasMessageContaining("could not be written").hasMessageContaining("goes on");
+        List<String> rows = new ArrayList<>();
+        sink.rows.values().forEach(rows::addAll);
+        assertThat(counted(rows)).isEqualTo(TestPipelines.expectedCounts(N, KEYS, Windows.tumbling(500)));
+    }
+
+    @Test
     void a_job_without_checkpoints_refuses_a_savepoint_naming_it() {
         Pipeline p = Pipeline.create();
         p.readFrom(Sources.generate(10, i -> i)).writeTo(Sinks.collect());

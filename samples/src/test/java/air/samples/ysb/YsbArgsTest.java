@@ -49,6 +49,25 @@ class YsbArgsTest {
     }
 
     @Test
+    void a_savepoint_needs_its_moment_and_its_directory_and_stops_on_purpose_alone() {
+        YsbArgs a = YsbArgs.parse("5M", "--savepoint", "ck", "--stop-after", "2s");
+        assertThat(a.faults().checkpoints()).isEqualTo(Path.of("ck"));
+        assertThat(a.faults().stopAfterMs()).isEqualTo(2_000);
+        assertThat(a.faults().stopsWithSavepoint()).isTrue();
+        assertThat(YsbArgs.parse("5M", "--savepoint", "ck", "--checkpoints", "ck", "--stop-after", "500ms").faults().stopAfterMs())
+                .isEqualTo(500);
+        assertThat(YsbArgs.parse("5M", "--checkpoints", "ck").faults().stopsWithSavepoint()).isFalse();
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--savepoint", "ck")).hasMessageContaining("--savepoint DIR needs --stop-after T");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--stop-after", "2s")).hasMessageContaining("--stop-after needs --savepoint DIR");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--savepoint", "a", "--checkpoints", "b", "--stop-after", "2s"))
+                .hasMessageContaining("give --checkpoints the same directory");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--peers", "2", "--savepoint", "ck", "--stop-after", "2s", "--kill", "1"))
+                .hasMessageContaining("does not combine with --kill or --replicas");
+        assertThatThrownBy(() -> YsbArgs.parse("5M", "--savepoint", "ck", "--stop-after", "0s"))
+                .hasMessageContaining("'--stop-after': must be a positive duration");
+    }
+
+    @Test
     void ranges_are_checked_where_the_option_is_parsed_not_when_the_job_runs() {
         // these once failed the job (a batch of -1294967296 records) or never ended (a strided index overflowing)
         assertThatThrownBy(() -> YsbArgs.parse("5M", "--batch", "3G"))
