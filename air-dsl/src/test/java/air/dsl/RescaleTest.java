@@ -386,10 +386,8 @@ class RescaleTest {
 
     @Test
     void part_files_written_on_2x2_4x1_and_1x2_hold_every_row_once_and_earlier_parts_are_sealed(@TempDir Path dir) throws Exception {
-        files = dir.resolve("out");
         WindowDefinition window = Windows.tumbling(500);
-        Path ck = dir.resolve("ck");
-        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        Path ck = partFilesFailedOn2x2(dir, window);
         assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
         // the same layout again: its writers restore the parts they name (their own and the sealed ones) from their checkpoint
         assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 12)).hasMessageContaining("injected failure");
@@ -406,20 +404,16 @@ class RescaleTest {
 
     @Test
     void part_files_of_2x2_taken_by_1x2_are_cut_and_sealed_each_under_its_own_name(@TempDir Path dir) throws Exception {
-        files = dir.resolve("out");
         WindowDefinition window = Windows.tumbling(500);
-        Path ck = dir.resolve("ck");
-        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        Path ck = partFilesFailedOn2x2(dir, window);
         runOrFail(1, 2, ck, window, Routing.KEY);
         assertThat(counted(partLines())).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
     }
 
     @Test
     void a_rescaled_run_that_fails_before_its_first_checkpoint_leaves_no_line_behind(@TempDir Path dir) throws Exception {
-        files = dir.resolve("out");
         WindowDefinition window = Windows.tumbling(500);
-        Path ck = dir.resolve("ck");
-        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        Path ck = partFilesFailedOn2x2(dir, window);
         failAtRecords = N / 8; // on 4 x 1, from the same checkpoint: its parts get lines, never committed
         assertThatThrownBy(() -> run(4, 1, ck, window, Routing.KEY, Progress.WATERMARK, 0))
                 .hasMessageContaining("injected failure before any checkpoint");
@@ -433,6 +427,14 @@ class RescaleTest {
         failAtRecords = 0;
         runOrFail(1, 2, ck, window, Routing.KEY);
         assertThat(counted(partLines())).isEqualTo(TestPipelines.expectedCounts(N, KEYS, window));
+    }
+
+    /** Part files into {@code dir/out}: a run on 2 x 2 fails after a few checkpoints into {@code dir/ck}, which it returns. */
+    private static Path partFilesFailedOn2x2(Path dir, WindowDefinition window) {
+        files = dir.resolve("out");
+        Path ck = dir.resolve("ck");
+        assertThatThrownBy(() -> run(2, 2, ck, window, Routing.KEY, Progress.WATERMARK, 6)).hasMessageContaining("injected failure");
+        return ck;
     }
 
     /** Every line of every part file, stripped of its padding. */

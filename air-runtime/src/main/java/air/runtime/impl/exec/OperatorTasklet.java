@@ -75,7 +75,7 @@ final class OperatorTasklet extends Tasklet {
         if (checkpoints.rescaling()) {
             Rescale rescale = state.headRescaled(checkpoints);
             if (rescale != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
-                edge.restoreRescaled(rescale);
+                state.restoreHeadRescaled(rescale, checkpoints, edge::restoreRescaled);
             }
             return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
         }

@@ -119,7 +119,7 @@ public final class Recovery {
                 SavedState all = null;
                 if (other.isPresent()) {
                     rescaled = other.get();
-                    requireRescalable(plan, config, rescaled, store);
+                    requireRescalable(config, rescaled, store);
                     requireNotRunning(store, config, rescaled, self);
                     all = allPeers(store, config, rescaled);
                     restored = Optional.of(new CheckpointStore.Restored(rescaled.newest(), Map.of()));
@@ -217,7 +217,7 @@ public final class Recovery {
     }
 
     /** Refuses, before anything runs, a restore onto another layout that cannot work. */
-    private static void requireRescalable(PhysicalPlan plan, JobConfig config, Layout layout, CheckpointStore store) {
+    private static void requireRescalable(JobConfig config, Layout layout, CheckpointStore store) {
         if (config.progress() == Progress.HEWMELD) {
             throw new CheckpointMismatchException("job '" + config.name() + "': checkpoint " + layout.newest() + " in " + store.describe()
                     + " was written by " + layout + "; resuming it onto another layout needs watermark progress: hew-meld credit is "

@@ -160,8 +160,7 @@ final class SourceTasklet<T> extends Tasklet {
         try {
             reader.resumeAfter(earlier);
         } catch (UnsupportedOperationException e) {
-            throw new IllegalStateException("source " + name() + " cannot resume onto another layout: " + e.getMessage()
-                    + ". Resume with the peers and workers that wrote checkpoint " + checkpoints.restoredId() + ", or start afresh", e);
+            throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
         }
     }
 

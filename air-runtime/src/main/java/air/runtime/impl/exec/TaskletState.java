@@ -8,6 +8,7 @@ import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -127,10 +128,23 @@ final class TaskletState {
         try {
             op.restoreRescaled(rescale);
         } catch (UnsupportedOperationException e) {
-            throw new IllegalStateException("operator " + id.id() + " cannot resume onto another layout (" + rescale + "): "
-                    + e.getMessage() + ". Resume with the peers and workers that wrote checkpoint " + checkpoints.restoredId()
-                    + ", or start afresh", e);
+            throw cannotMove("operator " + id.id(), rescale, checkpoints.restoredId(), e);
         }
+    }
+
+    /** The head's share of what every earlier instance saved: {@link #restoreRescaled} for the chain's head. */
+    void restoreHeadRescaled(Rescale rescale, Checkpointing checkpoints, Consumer<Rescale> head) {
+        try {
+            head.accept(rescale);
+        } catch (UnsupportedOperationException e) {
+            throw cannotMove("operator " + this.head.id(), rescale, checkpoints.restoredId(), e);
+        }
+    }
+
+    /** Why a restore onto another layout fails: {@code who} (an operator, a source) cannot move its state ({@code rescale}: which share). */
+    static IllegalStateException cannotMove(String who, Rescale rescale, long checkpoint, UnsupportedOperationException e) {
+        return new IllegalStateException(who + " cannot resume onto another layout" + (rescale == null ? "" : " (" + rescale + ")") + ": "
+                + e.getMessage() + ". Resume with the peers and workers that wrote checkpoint " + checkpoint + ", or start afresh", e);
     }
 
     /** Sends the barrier of checkpoint {@code id} downstream, behind everything the chain has sent. */

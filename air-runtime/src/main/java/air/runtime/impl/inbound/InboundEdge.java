@@ -250,6 +250,8 @@ public final class InboundEdge implements Completion.Listener {
      * layout that saved it), and the operator restores its share of what every earlier instance's
      * operator saved behind its edge's state ({@code rescale} holds the head's states: each the
      * finished flag, the framed edge state, the operator's state).
+     *
+     * @throws UnsupportedOperationException when the operator cannot move its state (its tasklet names it)
      */
     public void restoreRescaled(Rescale rescale) {
         List<List<WireIn>> operatorStates = new ArrayList<>(rescale.instancesBefore());
@@ -263,13 +265,7 @@ public final class InboundEdge implements Completion.Listener {
             }
             operatorStates.add(states);
         }
-        try {
-            operator.restoreRescaled(new Rescale(rescale.instance(), rescale.instances(), operatorStates,
-                    rescale.checkpoint()));
-        } catch (UnsupportedOperationException e) {
-            throw new IllegalStateException("operator " + operatorName + " cannot resume onto another layout (" + rescale + "): "
-                    + e.getMessage() + ". Resume with the peers and workers that wrote the checkpoint, or start afresh", e);
-        }
+        operator.restoreRescaled(new Rescale(rescale.instance(), rescale.instances(), operatorStates, rescale.checkpoint()));
         publishProgress();
     }
 

@@ -51,8 +51,7 @@ final class BufferedRecords {
     void takeOwned(BufferedRecords from, int instance, int instances) {
         for (Map.Entry<Object, ArrayList<Timestamped<Object>>> e : from.byKey.entrySet()) {
             Object key = e.getKey();
-            int owner = longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), instances) : KeyRouting.ownerOf(key, instances);
-            if (owner == instance) {
+            if (KeyRouting.ownerOf(key, longKeys, instances) == instance) {
                 ArrayList<Timestamped<Object>> mine = byKey.computeIfAbsent(key, k -> new ArrayList<>());
                 mine.addAll(e.getValue());
                 mine.sort(BY_TIME);

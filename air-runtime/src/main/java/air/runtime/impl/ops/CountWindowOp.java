@@ -194,9 +194,7 @@ public final class CountWindowOp implements Operator, Counted, WindowStats {
             }
             for (Map.Entry<Object, Filling> e : filling.entrySet()) {
                 Object key = e.getKey();
-                int owner = longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), rescale.instances())
-                        : KeyRouting.ownerOf(key, rescale.instances());
-                if (owner == rescale.instance()) {
+                if (KeyRouting.ownerOf(key, longKeys, rescale.instances()) == rescale.instance()) {
                     kept.put(key, e.getValue());
                 }
             }

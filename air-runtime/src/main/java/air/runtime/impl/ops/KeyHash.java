@@ -62,7 +62,7 @@ public final class KeyHash {
         if (n == 1) {
             return 0;
         }
-        return longKey != null ? KeyRouting.ownerOf(((Long) key).longValue(), n) : KeyRouting.ownerOf(key, n);
+        return KeyRouting.ownerOf(key, longKey != null, n);
     }
 
     /** Whether keys are longs (written as such in snapshots). */

@@ -271,7 +271,7 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
                 out += results;
             }
             for (Map.Entry<Object, List<Session>> e : open.entrySet()) {
-                if (ownerOf(e.getKey(), rescale.instances()) == rescale.instance()) {
+                if (KeyRouting.ownerOf(e.getKey(), longKeys, rescale.instances()) == rescale.instance()) {
                     kept.put(e.getKey(), e.getValue());
                 }
             }
@@ -288,10 +288,6 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
         }
         received = in;
         results = out;
-    }
-
-    private int ownerOf(Object key, int instances) {
-        return longKeys ? KeyRouting.ownerOf(((Long) key).longValue(), instances) : KeyRouting.ownerOf(key, instances);
     }
 
     @Override

@@ -17,6 +17,14 @@ public final class KeyRouting {
         return (int) ((z >>> 1) % n);
     }
 
+    /**
+     * The owner of a key held boxed (state restored onto another layout): a {@code Long} of a
+     * long-keyed stream ({@code longKeys}) hashes as the primitive, any other key as an object.
+     */
+    public static int ownerOf(Object key, boolean longKeys, int n) {
+        return longKeys ? ownerOf(((Long) key).longValue(), n) : ownerOf(key, n);
+    }
+
     /** Throws an {@code UnstableKeyException} for a key type the stable hash refuses. */
     public static int ownerOf(Object key, int n) {
         int h = StableHash.of(key);
