@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,16 +95,23 @@ final class CheckpointFile {
     }
 
     /**
-     * The file of {@code peer}'s checkpoint {@code id}, whose chain starts from {@code base}
-     * (at most {@code id}; {@code id} itself when {@code parts} are whole).
+     * Writes the file of {@code peer}'s checkpoint {@code id}, whose chain starts from {@code base}
+     * (at most {@code id}; {@code id} itself when {@code parts} are whole), to {@code ch}: the header,
+     * each part (name, length, bytes, by name) and the checksum of all of it. The parts go out as
+     * they are, with the checksum computed on the way, so that a large checkpoint is not first copied
+     * into a file-sized buffer.
+     *
+     * @return the bytes written
      */
-    static ByteBuffer encode(String job, long id, long base, int peer, int peers, String run, Map<String, byte[]> parts) {
+    static long write(WritableByteChannel ch, String job, long id, long base, int peer, int peers, String run, Map<String, byte[]> parts)
+            throws IOException {
         if (base > id) {
             throw new IllegalArgumentException("checkpoint " + id + " of peer " + peer + " cannot start a chain from a newer one, " + base);
         }
         byte[] jobBytes = job.getBytes(StandardCharsets.UTF_8);
         byte[] runBytes = run.getBytes(StandardCharsets.UTF_8);
-        long size = MAGIC.length + 1 + 4 + 4 + runBytes.length + 4 + jobBytes.length + 8 + 4 + 4 + 8 + 4 + 8;
+        int headerSize = MAGIC.length + 1 + 4 + 4 + runBytes.length + 4 + jobBytes.length + 8 + 4 + 4 + 8 + 4;
+        long size = headerSize + 8;
         Map<String, byte[]> sorted = new TreeMap<>(parts);
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             size += 4 + e.getKey().getBytes(StandardCharsets.UTF_8).length + 4 + e.getValue().length;
@@ -111,17 +119,26 @@ final class CheckpointFile {
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("checkpoint " + id + " of peer " + peer + " is " + size + " bytes; at most 2 GiB per peer");
         }
-        ByteBuffer b = ByteBuffer.allocate((int) size);
-        b.put(MAGIC).put(VERSIONED).putInt(FORMAT).putInt(runBytes.length).put(runBytes);
-        b.putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers).putLong(base).putInt(sorted.size());
+        ByteBuffer header = ByteBuffer.allocate(headerSize);
+        header.put(MAGIC).put(VERSIONED).putInt(FORMAT).putInt(runBytes.length).put(runBytes);
+        header.putInt(jobBytes.length).put(jobBytes).putLong(id).putInt(peer).putInt(peers).putLong(base).putInt(sorted.size());
+        CRC32C crc = new CRC32C();
+        writeAll(ch, header.flip(), crc);
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-            b.putInt(name.length).put(name).putInt(e.getValue().length).put(e.getValue());
+            writeAll(ch, ByteBuffer.allocate(4 + name.length + 4).putInt(name.length).put(name).putInt(e.getValue().length).flip(), crc);
+            writeAll(ch, ByteBuffer.wrap(e.getValue()), crc);
         }
-        CRC32C crc = new CRC32C();
-        crc.update(b.array(), 0, b.position());
-        b.putLong(crc.getValue());
-        return b.flip();
+        ch.write(ByteBuffer.allocate(8).putLong(0, crc.getValue()));
+        return size;
+    }
+
+    /** Adds {@code b}'s bytes to {@code crc}, then writes them all. */
+    private static void writeAll(WritableByteChannel ch, ByteBuffer b, CRC32C crc) throws IOException {
+        crc.update(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
     }
 
     /**

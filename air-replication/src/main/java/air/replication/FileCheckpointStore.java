@@ -3,7 +3,6 @@ package air.replication;
 import air.runtime.CheckpointMismatchException;
 import air.runtime.api.CheckpointStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -105,13 +104,11 @@ public final class FileCheckpointStore implements CheckpointStore {
         Files.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers));
         Path tmp = dir.resolve(fileName(peer, peers) + "." + run + TMP);
-        ByteBuffer encoded = CheckpointFile.encode(job, id, base, peer, peers, run, parts);
+        long bytes = parts.values().stream().mapToLong(p -> p.length).sum();
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
-                while (encoded.hasRemaining()) {
-                    ch.write(encoded);
-                }
+                bytes = CheckpointFile.write(ch, job, id, base, peer, peers, run, parts);
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -121,7 +118,7 @@ public final class FileCheckpointStore implements CheckpointStore {
                 throw new IOException("the file system of " + dir + " cannot rename atomically; checkpoints need it", e);
             }
             if (e instanceof IOException io) {
-                throw new IOException("cannot write " + file + " (" + encoded.capacity() + " bytes): " + io, io);
+                throw new IOException("cannot write " + file + " (" + bytes + " bytes): " + io, io);
             }
             throw e;
         }

@@ -45,6 +45,16 @@ public final class WireOut {
         }
     }
 
+    /**
+     * Makes room for {@code more} bytes at once, when a writer knows roughly how much it is about to
+     * write (a frame of n entries): one growth to the size needed instead of a doubling and a copy
+     * of everything written so far at each step.
+     */
+    public WireOut reserve(int more) {
+        ensure(more);
+        return this;
+    }
+
     public WireOut putByte(int v) {
         ensure(1);
         bytes[size++] = (byte) v;
@@ -99,6 +109,22 @@ public final class WireOut {
      */
     public int mark() {
         return size;
+    }
+
+    /**
+     * Empties this writer, keeping its array, so that a writer of large, repeated payloads (a
+     * tasklet's checkpoint parts) fills the same memory each time instead of allocating and zeroing
+     * a new array per payload; refused once the bytes were handed to a transport.
+     */
+    public WireOut clear() {
+        ensure(0);
+        size = HEADER_ROOM;
+        return this;
+    }
+
+    /** Bytes this writer holds room for before it grows. */
+    public int capacity() {
+        return bytes.length - HEADER_ROOM;
     }
 
     /** Drops everything written after {@code mark}. */

@@ -1,10 +1,10 @@
 package air.dsl.impl.aggregate;
 
-import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.LongAggregateOp;
 
 /** Counts records. */
-public final class CountOp<T> implements AggregateOp<T, MutableLong, Long> {
+public final class CountOp<T> implements LongAggregateOp<T, MutableLong, Long> {
 
     @Override public MutableLong create() { return new MutableLong(0); }
 
@@ -13,6 +13,18 @@ public final class CountOp<T> implements AggregateOp<T, MutableLong, Long> {
     @Override public void combine(MutableLong acc, MutableLong other) { acc.value += other.value; }
 
     @Override public Long finish(MutableLong acc) { return acc.value; }
+
+    @Override public long identity() { return 0; }
+
+    @Override public long accumulateLong(long value, T item) { return value + 1; }
+
+    @Override public long combineLong(long value, long other) { return value + other; }
+
+    @Override public Long finishLong(long value) { return value; }
+
+    @Override public MutableLong accumulatorOf(long value) { return new MutableLong(value); }
+
+    @Override public long valueOf(MutableLong acc) { return acc.value; }
 
     @Override public String name() { return "count"; }
 

@@ -1,12 +1,12 @@
 package air.dsl.impl.aggregate;
 
-import air.runtime.api.AggregateOp;
 import air.runtime.api.Codec;
+import air.runtime.api.LongAggregateOp;
 import java.util.Locale;
 import java.util.function.ToLongFunction;
 
 /** Sum, min or max of a long extracted from each record. */
-public final class LongFieldOp<T> implements AggregateOp<T, MutableLong, Long> {
+public final class LongFieldOp<T> implements LongAggregateOp<T, MutableLong, Long> {
 
     /** Which fold to apply. */
     public enum Kind { SUM, MIN, MAX }
@@ -21,11 +21,41 @@ public final class LongFieldOp<T> implements AggregateOp<T, MutableLong, Long> {
 
     @Override
     public MutableLong create() {
-        return new MutableLong(switch (kind) {
+        return new MutableLong(identity());
+    }
+
+    @Override
+    public long identity() {
+        return switch (kind) {
             case SUM -> 0L;
             case MIN -> Long.MAX_VALUE;
             case MAX -> Long.MIN_VALUE;
-        });
+        };
+    }
+
+    @Override
+    public long accumulateLong(long value, T item) {
+        return fold(value, valueFn.applyAsLong(item));
+    }
+
+    @Override
+    public long combineLong(long value, long other) {
+        return fold(value, other);
+    }
+
+    @Override
+    public Long finishLong(long value) {
+        return value;
+    }
+
+    @Override
+    public MutableLong accumulatorOf(long value) {
+        return new MutableLong(value);
+    }
+
+    @Override
+    public long valueOf(MutableLong acc) {
+        return acc.value;
     }
 
     @Override

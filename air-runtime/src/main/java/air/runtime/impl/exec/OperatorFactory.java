@@ -1,6 +1,7 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
+import air.runtime.api.LongAggregateOp;
 import air.runtime.api.SourceReader;
 import air.runtime.impl.ops.CountWindowOp;
 import air.runtime.impl.ops.EventClock;
@@ -14,6 +15,7 @@ import air.runtime.impl.ops.KeyHash;
 import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.KeyedProcessOp;
 import air.runtime.impl.ops.LongKeyedFrame;
+import air.runtime.impl.ops.LongValueFrame;
 import air.runtime.impl.ops.LookupJoinOp;
 import air.runtime.impl.ops.LookupOp;
 import air.runtime.impl.ops.MapOp;
@@ -177,6 +179,9 @@ final class OperatorFactory {
     /** The frames of an aggregation at (vertex, position), by key kind. */
     KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
         return switch (agg.key()) {
+            case KeySpec.LongKey k when agg.op() instanceof LongAggregateOp<?, ?, ?> longs && LongValueFrame.holdsLongs(longs) ->
+                    new KeyedFrameFactory<>(ClassSpecializer.constructorOf(classAt(vertex, position, LongValueFrame.class)), info, k.keyFn(),
+                            longs);
             case KeySpec.LongKey k -> new KeyedFrameFactory<>(
                     ClassSpecializer.constructorOf(classAt(vertex, position, LongKeyedFrame.class)), info, k.keyFn(), agg.op());
             case KeySpec.NoKey k -> new KeyedFrameFactory<>(

@@ -30,6 +30,8 @@ final class TaskletState {
     /** The sizes of this tasklet's previous whole part and part of changes: where the next one's buffer starts. */
     private int lastWholeBytes;
     private int lastChangesBytes;
+    /** The buffer parts are captured into, reused while it fits them (each part is copied out when offered). */
+    private WireOut buffer;
 
     TaskletState(String part, OperatorId head, List<Op> ops, ChainTail tail) {
         this.part = part;
@@ -50,7 +52,11 @@ final class TaskletState {
      */
     PartSections capture(PartSections.StateWriter head, long id, boolean full) {
         int hint = full ? lastWholeBytes : lastChangesBytes;
-        PartSections sections = new PartSections(1 + ops.size(), hint + hint / 4 + 256);
+        int wanted = hint + hint / 4 + 256;
+        if (buffer == null || buffer.capacity() < wanted || buffer.capacity() > 4 * wanted) {
+            buffer = new WireOut(wanted); // grown, or much larger than needed now: the state shrank
+        }
+        PartSections sections = new PartSections(1 + ops.size(), buffer);
         sections.add(this.head, head);
         for (Op o : ops) {
             sections.add(o.id(), out -> !full && o.op().snapshotChangesTo(out, id) || writeWhole(o, out, id));

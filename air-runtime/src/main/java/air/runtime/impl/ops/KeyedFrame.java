@@ -1,6 +1,7 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.WindowResult;
+import air.wire.WireOut;
 
 /**
  * The per-key accumulators of one frame (a slide-long pane of event time). The partial stage
@@ -31,6 +32,15 @@ public interface KeyedFrame<T> {
      * nothing is copied, so it must not be sent or merged.
      */
     FramePartial view(long frameStart);
+
+    /**
+     * Writes this frame as {@code codec} writes a regular partial of {@code frameStart} (what
+     * {@link FrameSnapshots#read} reads back), straight from the live accumulators: a checkpoint
+     * of a large frame allocates nothing per entry and no array of the frame's size.
+     */
+    default void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
+        codec.write(0, view(frameStart), out);
+    }
 
     /** Combines a partial's accumulators into this frame; the partial is not used afterwards. */
     void merge(FramePartial partial);

@@ -4,6 +4,7 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
+import air.wire.WireOut;
 import java.util.function.ToLongFunction;
 import org.eclipse.collections.api.iterator.LongIterator;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
@@ -91,6 +92,16 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
     @Override
     public FramePartial view(long frameStart) {
         return entries(0, frameStart, false);
+    }
+
+    @Override
+    public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
+        codec.writeFrameHead(frameStart, true, accumulators.size(), out);
+        LongIterator keys = accumulators.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            codec.writeEntry(key, accumulators.get(key), out);
+        }
     }
 
     private FramePartial entries(int producer, long frameStart, boolean copy) {

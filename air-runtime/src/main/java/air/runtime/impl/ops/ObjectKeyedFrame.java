@@ -6,6 +6,7 @@ import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.serial.StableHash;
 import air.runtime.serial.UnstableKeyException;
+import air.wire.WireOut;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
@@ -116,6 +117,16 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
     @Override
     public FramePartial view(long frameStart) {
         return entries(0, frameStart, false);
+    }
+
+    @Override
+    public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
+        codec.writeFrameHead(frameStart, false, accumulators.size(), out);
+        Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Object, A> e = it.next();
+            codec.writeEntry(e.getKey(), e.getValue(), out);
+        }
     }
 
     private FramePartial entries(int producer, long frameStart, boolean copy) {

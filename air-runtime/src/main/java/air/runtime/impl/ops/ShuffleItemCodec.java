@@ -65,11 +65,10 @@ public final class ShuffleItemCodec {
                 out.putByte(p.longKeys != null ? LONG_KEYS : OBJECT_KEYS).putInt(p.size);
                 for (int i = 0; i < p.size; i++) {
                     if (p.longKeys != null) {
-                        out.putLong(p.longKeys[i]);
+                        writeEntry(p.longKeys[i], p.accumulators[i], out);
                     } else {
-                        writeKey(info, p.objectKeys[i], out);
+                        writeEntry(p.objectKeys[i], p.accumulators[i], out);
                     }
-                    accumulators.write(p.accumulators[i], out);
                 }
             }
             case RecordBatch b -> {
@@ -85,6 +84,27 @@ public final class ShuffleItemCodec {
             case ShuffleItem.CreditRange r -> out.putByte(RANGE).putInt(destination).putInt(r.producer()).putLong(r.from()).putLong(r.to());
             case ShuffleItem.Barrier b -> out.putByte(BARRIER).putInt(destination).putInt(b.producer()).putLong(b.id());
         }
+    }
+
+    /**
+     * The start of what {@link #write} writes for a regular partial of {@code frameStart} with
+     * {@code size} entries, for destination 0 from producer 0: a frame snapshot ({@link KeyedFrame#writeSnapshot})
+     * follows it with its entries, each by {@link #writeEntry}, straight from its live accumulators.
+     */
+    void writeFrameHead(long frameStart, boolean longKeys, int size, WireOut out) {
+        out.putByte(PARTIAL).putInt(0).putInt(0).putLong(frameStart).putByte(longKeys ? LONG_KEYS : OBJECT_KEYS).putInt(size);
+    }
+
+    /** One entry of a long-keyed partial: the key, then the accumulator. */
+    void writeEntry(long key, Object accumulator, WireOut out) {
+        out.putLong(key);
+        accumulators.write(accumulator, out);
+    }
+
+    /** One entry of an object-keyed partial: the tagged key, then the accumulator. */
+    void writeEntry(Object key, Object accumulator, WireOut out) {
+        writeKey(info, key, out);
+        accumulators.write(accumulator, out);
     }
 
     /**

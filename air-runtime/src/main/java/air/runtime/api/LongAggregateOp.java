@@ -1,0 +1,34 @@
+package air.runtime.api;
+
+/**
+ * An aggregation whose accumulator is one {@code long} (count, sum, min, max of a long): window
+ * frames keyed by a long keep its values in a primitive map, with no accumulator object per key.
+ * A frame of a million keys is then two arrays instead of a million objects: nothing for the
+ * collector to copy, no pointer to follow per key when a checkpoint writes the frame.
+ *
+ * <p>The object form ({@link AggregateOp}) stays what crosses peers and checkpoints:
+ * {@link #accumulatorOf} and {@link #valueOf} convert, and the accumulator codec must write an
+ * accumulator as the eight bytes of its value ({@code WireOut.putLong(valueOf(acc))}), which
+ * lets a frame write its values directly. The engine checks that once per operator and keeps
+ * accumulator objects when it does not hold.
+ */
+public interface LongAggregateOp<T, A, R> extends AggregateOp<T, A, R> {
+
+    /** The value of a new accumulator (what {@link #create} holds). */
+    long identity();
+
+    /** {@link #accumulate} on the value: the value after {@code item}. */
+    long accumulateLong(long value, T item);
+
+    /** {@link #combine} on values: associative, as {@code combine} is. */
+    long combineLong(long value, long other);
+
+    /** {@link #finish} of an accumulator holding {@code value}. */
+    R finishLong(long value);
+
+    /** A new accumulator holding {@code value}. */
+    A accumulatorOf(long value);
+
+    /** The value {@code acc} holds. */
+    long valueOf(A acc);
+}

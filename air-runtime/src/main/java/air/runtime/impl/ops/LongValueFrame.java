@@ -1,0 +1,187 @@
+package air.runtime.impl.ops;
+
+import air.runtime.api.LongAggregateOp;
+import air.runtime.api.WindowResult;
+import air.runtime.impl.routing.KeyRouting;
+import air.runtime.plan.OperatorInfo;
+import air.wire.WireOut;
+import java.util.function.ToLongFunction;
+import org.eclipse.collections.api.iterator.LongIterator;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+
+/**
+ * A frame keyed by primitive longs whose accumulators are one long each ({@link LongAggregateOp}:
+ * count, sum, min, max): one primitive map, no object per key. Against {@link LongKeyedFrame}
+ * (an accumulator object per key) a large frame leaves the collector nothing to copy and a
+ * checkpoint no pointer to follow per key. Partials that leave the frame (shipped, copied,
+ * viewed) hold accumulator objects as every other frame's do; a snapshot writes the values
+ * directly, as the accumulator codec would ({@link #holdsLongs}).
+ */
+public final class LongValueFrame<T, A> implements KeyedFrame<T> {
+
+    private final OperatorInfo info;
+    private final ToLongFunction<? super T> keyFn;
+    private final LongAggregateOp<? super T, A, ?> op;
+    private final long identity;
+    private final LongLongHashMap values = new LongLongHashMap();
+
+    public LongValueFrame(OperatorInfo info, ToLongFunction<? super T> keyFn, LongAggregateOp<? super T, A, ?> op) {
+        this.info = info;
+        this.keyFn = keyFn;
+        this.op = op;
+        this.identity = op.identity();
+    }
+
+    /**
+     * Whether {@code op}'s accumulator codec writes an accumulator as the eight bytes of its value,
+     * which this frame's snapshots rely on; checked once per operator by encoding a probe value.
+     */
+    @SuppressWarnings("unchecked")
+    public static boolean holdsLongs(LongAggregateOp<?, ?, ?> op) {
+        if (op.accumulatorCodec() == null) {
+            return false;
+        }
+        LongAggregateOp<?, Object, ?> o = (LongAggregateOp<?, Object, ?>) op;
+        long probe = 0x0123_4567_89ab_cdefL;
+        WireOut viaCodec = new WireOut(8);
+        WireOut direct = new WireOut(8);
+        try {
+            Object acc = o.accumulatorOf(probe);
+            o.accumulatorCodec().write(acc, viaCodec);
+            direct.putLong(probe);
+            return o.valueOf(acc) == probe && viaCodec.buffer().equals(direct.buffer());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void accumulate(T item) {
+        try {
+            long key = keyFn.applyAsLong(item);
+            values.put(key, op.accumulateLong(values.getIfAbsent(key, identity), item));
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+        }
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return values.isEmpty();
+    }
+
+    @Override
+    public int size() {
+        return values.size();
+    }
+
+    @Override
+    public FramePartial[] drain(int producer, long frameStart, int destinations) {
+        FramePartial[] out = new FramePartial[destinations];
+        int capacity = destinations == 1 ? values.size() : Math.max(4, 2 * values.size() / destinations);
+        LongIterator keys = values.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            int d = destinations == 1 ? 0 : KeyRouting.ownerOf(key, destinations);
+            FramePartial p = out[d];
+            if (p == null) {
+                p = out[d] = new FramePartial(producer, frameStart, new long[capacity], null, capacity);
+            } else if (p.size == p.accumulators.length) {
+                p = out[d] = grow(p);
+            }
+            p.longKeys[p.size] = key;
+            p.accumulators[p.size++] = op.accumulatorOf(values.get(key));
+        }
+        values.clear();
+        return out;
+    }
+
+    private static FramePartial grow(FramePartial p) {
+        int capacity = p.accumulators.length * 2;
+        FramePartial bigger = new FramePartial(p.producer, p.frameStart, new long[capacity], null, capacity);
+        System.arraycopy(p.longKeys, 0, bigger.longKeys, 0, p.size);
+        System.arraycopy(p.accumulators, 0, bigger.accumulators, 0, p.size);
+        bigger.size = p.size;
+        return bigger;
+    }
+
+    @Override
+    public FramePartial drainAll(int producer, long frameStart) {
+        FramePartial p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FramePartial(producer, frameStart, new long[0], null, 0);
+    }
+
+    /** Accumulator objects made from the values: copies by nature, so a copy and a view are the same. */
+    @Override
+    public FramePartial copyAll(int producer, long frameStart) {
+        int n = values.size();
+        FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
+        LongIterator keys = values.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            p.longKeys[p.size] = key;
+            p.accumulators[p.size++] = op.accumulatorOf(values.get(key));
+        }
+        return p;
+    }
+
+    @Override
+    public FramePartial view(long frameStart) {
+        return copyAll(0, frameStart);
+    }
+
+    /** The values as the accumulator codec writes them (eight bytes each: {@link #holdsLongs}), with no object made. */
+    @Override
+    public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
+        codec.writeFrameHead(frameStart, true, values.size(), out);
+        LongIterator keys = values.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            out.putLong(key).putLong(values.get(key));
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void merge(FramePartial partial) {
+        try {
+            for (int i = 0; i < partial.size; i++) {
+                long key = partial.longKeys[i];
+                long incoming = op.valueOf((A) partial.accumulators[i]);
+                values.put(key, op.combineLong(values.getIfAbsent(key, identity), incoming));
+            }
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "combine threw", e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked") // the target comes from the same frame factory; in a per-job copy this names the copy
+    public void combineInto(KeyedFrame<T> target) {
+        LongValueFrame<T, A> into = (LongValueFrame<T, A>) target;
+        try {
+            LongIterator keys = values.keySet().longIterator();
+            while (keys.hasNext()) {
+                long key = keys.next();
+                into.values.put(key, op.combineLong(into.values.getIfAbsent(key, identity), values.get(key)));
+            }
+        } catch (RuntimeException e) {
+            throw new OperatorFailure(info, "combine threw", e);
+        }
+    }
+
+    @Override
+    public void emitResults(long start, long end, Inlet<? super WindowResult<?, ?>> next) {
+        LongIterator keys = values.keySet().longIterator();
+        while (keys.hasNext()) {
+            long key = keys.next();
+            Object value;
+            try {
+                value = op.finishLong(values.get(key));
+            } catch (RuntimeException e) {
+                throw new OperatorFailure(info, "finish threw for key " + key, e);
+            }
+            next.accept(end - 1, new WindowResult<>(start, end, key, value));
+        }
+    }
+}
