@@ -37,6 +37,19 @@ public final class WireIn {
         return in.getLong();
     }
 
+    /** What {@link WireOut#putLong(long, int)} wrote: {@code width} bytes (1 to 8), big-endian, unsigned. */
+    public long getLong(int width) {
+        if (width < 1 || width > 8) {
+            throw malformed("a value of " + width + " bytes (1 to 8 expected)");
+        }
+        need(width);
+        long v = 0;
+        for (int i = 0; i < width; i++) {
+            v = v << 8 | in.get() & 0xff;
+        }
+        return v;
+    }
+
     public double getDouble() {
         need(8);
         return in.getDouble();

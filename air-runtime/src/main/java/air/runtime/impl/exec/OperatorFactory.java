@@ -193,6 +193,9 @@ final class OperatorFactory {
 
     /** The codec of an aggregation's frames across peers and in checkpoints: its accumulator codec, else the serializer. */
     static ShuffleItemCodec frameCodec(WindowAggregation agg, OperatorInfo info) {
+        if (agg.key() instanceof KeySpec.LongKey && agg.op() instanceof LongAggregateOp<?, ?, ?> longs && LongValueFrame.holdsLongs(longs)) {
+            return ShuffleItemCodec.packing(info, longs);
+        }
         return new ShuffleItemCodec(info, agg.op().accumulatorCodec());
     }
 }

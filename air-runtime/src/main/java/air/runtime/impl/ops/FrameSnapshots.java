@@ -10,14 +10,10 @@ import air.wire.WireOut;
  */
 final class FrameSnapshots {
 
-    /** What an entry of a long-keyed frame with a long accumulator takes: a frame reserves that much per entry before writing. */
-    private static final int ENTRY_BYTES = 16;
-
     private FrameSnapshots() {
     }
 
     static <T> void write(WireOut out, long frameStart, KeyedFrame<T> frame, ShuffleItemCodec codec) {
-        out.reserve(ENTRY_BYTES * frame.size() + 32);
         frame.writeSnapshot(frameStart, codec, out);
     }
 

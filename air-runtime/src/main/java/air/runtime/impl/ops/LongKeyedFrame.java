@@ -97,6 +97,7 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
     @Override
     public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
         codec.writeFrameHead(frameStart, true, accumulators.size(), out);
+        out.reserve(16 * size()); // a key and, for the usual accumulators, a long: room made once, not by doubling
         LongIterator keys = accumulators.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();

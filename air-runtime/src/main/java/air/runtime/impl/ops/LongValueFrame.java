@@ -24,6 +24,8 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     private final LongAggregateOp<? super T, A, ?> op;
     private final long identity;
     private final LongLongHashMap values = new LongLongHashMap();
+    /** Writes snapshots in one pass over {@link #values}. */
+    private final PackedPairWriter packer = new PackedPairWriter();
 
     public LongValueFrame(OperatorInfo info, ToLongFunction<? super T> keyFn, LongAggregateOp<? super T, A, ?> op) {
         this.info = info;
@@ -130,15 +132,32 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
         return copyAll(0, frameStart);
     }
 
-    /** The values as the accumulator codec writes them (eight bytes each: {@link #holdsLongs}), with no object made. */
+    /**
+     * The entries packed as the codec packs a partial ({@link ShuffleItemCodec#packing}: a pass for
+     * the columns' widths, then the entries), or else the values as the accumulator codec writes
+     * them (eight bytes each: {@link #holdsLongs}); no object made either way.
+     */
     @Override
     public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
+        if (codec.packs()) {
+            writePacked(frameStart, out);
+            return;
+        }
         codec.writeFrameHead(frameStart, true, values.size(), out);
+        out.reserve(16 * size()); // a key and, for the usual accumulators, a long: room made once, not by doubling
         LongIterator keys = values.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
             out.putLong(key).putLong(values.get(key));
         }
+    }
+
+    private void writePacked(long frameStart, WireOut out) {
+        int size = values.size();
+        int widths = packer.start(frameStart, size, out);
+        int entries = out.mark();
+        values.forEachKeyValue(packer);
+        packer.finish(widths, entries, size);
     }
 
     @Override
