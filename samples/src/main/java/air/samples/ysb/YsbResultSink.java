@@ -4,7 +4,6 @@ import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowResult;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -122,13 +121,10 @@ public final class YsbResultSink<T> implements SinkFactory<T> {
             }
 
             private byte[] rowsFrom(int first) {
-                ByteBuffer b = ByteBuffer.allocate(4 + (rows.size - first) * YsbRows.ROW_BYTES).putInt(rows.size - first);
-                for (int i = first; i < rows.size; i++) {
-                    b.putLong(rows.windowStart[i]).putLong(rows.campaign[i]).putLong(rows.count[i]).putLong(rows.second[i])
-                     .putLong(rows.emitNanos[i]);
-                }
+                byte[] bytes = YsbRows.encode(first, rows.size - first, rows.windowStart, rows.campaign, rows.count, rows.second,
+                        rows.emitNanos);
                 snapshotted = rows.size;
-                return b.array();
+                return bytes;
             }
 
             @Override

@@ -255,9 +255,11 @@ public final class Recovery {
      * a key of the job name and layout only: the pipeline is matched operator by operator; 7: a
      * section holds whole state or changes since the checkpoint before (incremental checkpoints);
      * 8: edge state framed by its length, sources' earlier layouts, and the layout readable in
-     * the key ({@code <peers>x<workers>}), so that a run on another layout finds and splits it.
+     * the key ({@code <peers>x<workers>}), so that a run on another layout finds and splits it;
+     * 9: frames of one-long aggregations (count, sum, min, max by a long key) packed, each column
+     * in the fewest bytes that hold it ({@code ShuffleItemCodec.packing}).
      */
-    static final int CHECKPOINT_FORMAT = 8;
+    static final int CHECKPOINT_FORMAT = 9;
 
     /**
      * The checkpoint key: the job's name, the checkpoint format and what a restore cannot change

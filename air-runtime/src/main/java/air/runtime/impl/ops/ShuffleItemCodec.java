@@ -4,6 +4,7 @@ import air.runtime.api.Codec;
 import air.runtime.api.Codecs;
 import air.runtime.api.LongAggregateOp;
 import air.runtime.plan.OperatorInfo;
+import air.wire.LongColumns;
 import air.wire.WireIn;
 import air.wire.WireOut;
 
@@ -153,11 +154,7 @@ public final class ShuffleItemCodec {
 
     /** Small magnitudes, of either sign, to small unsigned values: what a packed column holds. */
     static long zigzag(long v) {
-        return v << 1 ^ v >> 63;
-    }
-
-    private static long unzigzag(long v) {
-        return v >>> 1 ^ -(v & 1);
+        return LongColumns.zigzag(v);
     }
 
     /**
@@ -229,8 +226,8 @@ public final class ShuffleItemCodec {
         }
         FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
         for (int i = 0; i < n; i++) {
-            p.longKeys[i] = unzigzag(in.getLong(keyWidth));
-            p.accumulators[i] = longs.accumulatorOf(unzigzag(in.getLong(valueWidth)));
+            p.longKeys[i] = LongColumns.unzigzag(in.getLong(keyWidth));
+            p.accumulators[i] = longs.accumulatorOf(LongColumns.unzigzag(in.getLong(valueWidth)));
         }
         p.size = n;
         return p;
