@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  */
 final class CheckpointFile {
 
-    /** The format {@link #encode} writes. */
+    /** The format {@link #write} writes. */
     static final int FORMAT = 4;
     private static final byte[] MAGIC = "AIRCKPT".getBytes(StandardCharsets.US_ASCII);
     private static final byte FORMAT_1 = '1';
@@ -129,7 +129,10 @@ final class CheckpointFile {
             writeAll(ch, ByteBuffer.allocate(4 + name.length + 4).putInt(name.length).put(name).putInt(e.getValue().length).flip(), crc);
             writeAll(ch, ByteBuffer.wrap(e.getValue()), crc);
         }
-        ch.write(ByteBuffer.allocate(8).putLong(0, crc.getValue()));
+        ByteBuffer checksum = ByteBuffer.allocate(8).putLong(0, crc.getValue());
+        while (checksum.hasRemaining()) {
+            ch.write(checksum);
+        }
         return size;
     }
 

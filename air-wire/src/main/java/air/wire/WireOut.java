@@ -90,31 +90,6 @@ public final class WireOut {
         return this;
     }
 
-    /**
-     * Narrows {@code pairs} pairs of longs written from {@code mark} on (sixteen bytes each) in
-     * place: each pair's first long to its low {@code firstWidth} bytes and its second to its low
-     * {@code secondWidth} bytes ({@link #putLong(long, int)}), and drops what is left over. A writer
-     * that learns its columns' widths only while writing (one pass over a hash map) writes full
-     * longs, then narrows: one more pass, over bytes in order.
-     */
-    public void narrowPairs(int mark, int pairs, int firstWidth, int secondWidth) {
-        if (firstWidth < 1 || firstWidth > 8 || secondWidth < 1 || secondWidth > 8) {
-            throw new IllegalArgumentException("widths of 1 to 8 bytes, not " + firstWidth + " and " + secondWidth);
-        }
-        checkWritten(mark, 16 * pairs);
-        int from = mark;
-        int to = mark;
-        for (int i = 0; i < pairs; i++, from += 16) {
-            long first = (long) LONG.get(bytes, from);
-            long second = (long) LONG.get(bytes, from + 8);
-            LONG.set(bytes, to, first << (64 - 8 * firstWidth));
-            to += firstWidth;
-            LONG.set(bytes, to, second << (64 - 8 * secondWidth));
-            to += secondWidth;
-        }
-        size = to;
-    }
-
     /** The fewest bytes (1 to 8) that hold {@code bits} as {@link #putLong(long, int)} writes it: for the OR of a column's values. */
     public static int widthOf(long bits) {
         return Math.max(1, (71 - Long.numberOfLeadingZeros(bits)) / 8);

@@ -6,11 +6,11 @@ package air.runtime.api;
  * A frame of a million keys is then two arrays instead of a million objects: nothing for the
  * collector to copy, no pointer to follow per key when a checkpoint writes the frame.
  *
- * <p>The object form ({@link AggregateOp}) stays what crosses peers and checkpoints:
- * {@link #accumulatorOf} and {@link #valueOf} convert, and the accumulator codec must write an
- * accumulator as the eight bytes of its value ({@code WireOut.putLong(valueOf(acc))}), which
- * lets a frame write its values directly. The engine checks that once per operator and keeps
- * accumulator objects when it does not hold.
+ * <p>Partials leave a frame as accumulator objects ({@link #accumulatorOf} and {@link #valueOf}
+ * convert), and cross peers and go into checkpoints packed: keys and values in the fewest bytes
+ * that hold them. For that the accumulator codec must write an accumulator as the eight bytes of
+ * its value ({@code WireOut.putLong(valueOf(acc))}); the engine checks that once per operator and
+ * keeps accumulator objects, written by the codec, when it does not hold.
  */
 public interface LongAggregateOp<T, A, R> extends AggregateOp<T, A, R> {
 

@@ -63,7 +63,6 @@ public final class YsbRows {
         return Math.multiplyExact(clicks, 1_000_000L) / views;
     }
 
-    /** Bytes per row on the wire between peers and in a sink's checkpoint. */
     /** The columns of a row table: window start, key, count, second count, emit time. */
     private static final int COLUMNS = 5;
 

@@ -1,5 +1,6 @@
 package air.runtime.impl.checkpoint;
 
+import air.runtime.impl.ops.LongValueFrame;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OpSpec;
@@ -221,8 +222,9 @@ public final class OperatorIds {
     }
 
     /** What a window's state depends on: its aggregation, window, key type, routing, progress and late-record settings. */
+    /** An aggregation: its operation, key kind, and whether its frames are packed (their snapshots differ in form). */
     private static String aggregation(WindowAggregation a) {
-        return a.describe() + " key " + key(a.key());
+        return a.describe() + " key " + key(a.key()) + (LongValueFrame.fits(a) ? " packed" : "");
     }
 
     private static String key(KeySpec key) {

@@ -179,9 +179,9 @@ final class OperatorFactory {
     /** The frames of an aggregation at (vertex, position), by key kind. */
     KeyedFrameFactory<?> frameFactory(int vertex, int position, OperatorInfo info, WindowAggregation agg) {
         return switch (agg.key()) {
-            case KeySpec.LongKey k when agg.op() instanceof LongAggregateOp<?, ?, ?> longs && LongValueFrame.holdsLongs(longs) ->
+            case KeySpec.LongKey k when LongValueFrame.fits(agg) ->
                     new KeyedFrameFactory<>(ClassSpecializer.constructorOf(classAt(vertex, position, LongValueFrame.class)), info, k.keyFn(),
-                            longs);
+                            agg.op());
             case KeySpec.LongKey k -> new KeyedFrameFactory<>(
                     ClassSpecializer.constructorOf(classAt(vertex, position, LongKeyedFrame.class)), info, k.keyFn(), agg.op());
             case KeySpec.NoKey k -> new KeyedFrameFactory<>(
@@ -191,10 +191,13 @@ final class OperatorFactory {
         };
     }
 
-    /** The codec of an aggregation's frames across peers and in checkpoints: its accumulator codec, else the serializer. */
+    /**
+     * The codec of an aggregation's frames across peers and in checkpoints: packed for a one-long
+     * aggregation by a long key ({@link LongValueFrame#fits}), else its accumulator codec, else the serializer.
+     */
     static ShuffleItemCodec frameCodec(WindowAggregation agg, OperatorInfo info) {
-        if (agg.key() instanceof KeySpec.LongKey && agg.op() instanceof LongAggregateOp<?, ?, ?> longs && LongValueFrame.holdsLongs(longs)) {
-            return ShuffleItemCodec.packing(info, longs);
+        if (LongValueFrame.fits(agg)) {
+            return ShuffleItemCodec.packing(info, (LongAggregateOp<?, ?, ?>) agg.op());
         }
         return new ShuffleItemCodec(info, agg.op().accumulatorCodec());
     }

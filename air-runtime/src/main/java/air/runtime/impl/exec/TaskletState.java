@@ -52,9 +52,9 @@ final class TaskletState {
      */
     PartSections capture(PartSections.StateWriter head, long id, boolean full) {
         int hint = full ? lastWholeBytes : lastChangesBytes;
-        int wanted = hint + hint / 4 + 256;
-        if (buffer == null || buffer.capacity() < wanted || buffer.capacity() > 4 * wanted) {
-            buffer = new WireOut(wanted); // grown, or much larger than needed now: the state shrank
+        int wanted = (int) Math.min(Integer.MAX_VALUE - 64, hint + hint / 4L + 256);
+        if (buffer == null || buffer.capacity() < wanted || buffer.capacity() > 4L * wanted + (1 << 20)) {
+            buffer = new WireOut(wanted); // none yet, or far larger than the parts now: the state shrank
         }
         PartSections sections = new PartSections(1 + ops.size(), buffer);
         sections.add(this.head, head);

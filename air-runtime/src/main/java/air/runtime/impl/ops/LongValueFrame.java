@@ -3,7 +3,9 @@ package air.runtime.impl.ops;
 import air.runtime.api.LongAggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.KeyRouting;
+import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
+import air.runtime.plan.WindowAggregation;
 import air.wire.WireOut;
 import java.util.function.ToLongFunction;
 import org.eclipse.collections.api.iterator.LongIterator;
@@ -14,8 +16,8 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
  * count, sum, min, max): one primitive map, no object per key. Against {@link LongKeyedFrame}
  * (an accumulator object per key) a large frame leaves the collector nothing to copy and a
  * checkpoint no pointer to follow per key. Partials that leave the frame (shipped, copied,
- * viewed) hold accumulator objects as every other frame's do; a snapshot writes the values
- * directly, as the accumulator codec would ({@link #holdsLongs}).
+ * viewed) hold accumulator objects as every other frame's do, and travel packed
+ * ({@link ShuffleItemCodec#packing}); a snapshot writes the map packed directly, with no object made.
  */
 public final class LongValueFrame<T, A> implements KeyedFrame<T> {
 
@@ -32,6 +34,15 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
         this.keyFn = keyFn;
         this.op = op;
         this.identity = op.identity();
+    }
+
+    /**
+     * Whether aggregation {@code agg} gets this frame and packed partials: keyed by a long, with one
+     * long per accumulator that its codec writes as eight bytes. One rule for the frame, the codec
+     * and the operator's descriptor in checkpoints, so that all three agree.
+     */
+    public static boolean fits(WindowAggregation agg) {
+        return agg.key() instanceof KeySpec.LongKey && agg.op() instanceof LongAggregateOp<?, ?, ?> longs && holdsLongs(longs);
     }
 
     /**
@@ -140,7 +151,7 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     @Override
     public void writeSnapshot(long frameStart, ShuffleItemCodec codec, WireOut out) {
         if (codec.packs()) {
-            writePacked(frameStart, out);
+            packer.write(frameStart, values, out);
             return;
         }
         codec.writeFrameHead(frameStart, true, values.size(), out);
@@ -150,14 +161,6 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
             long key = keys.next();
             out.putLong(key).putLong(values.get(key));
         }
-    }
-
-    private void writePacked(long frameStart, WireOut out) {
-        int size = values.size();
-        int widths = packer.start(frameStart, size, out);
-        int entries = out.mark();
-        values.forEachKeyValue(packer);
-        packer.finish(widths, entries, size);
     }
 
     @Override

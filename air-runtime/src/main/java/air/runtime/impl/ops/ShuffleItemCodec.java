@@ -12,7 +12,9 @@ import air.wire.WireOut;
  * The wire form of shuffle items between peers: kind, destination instance, producer, then the
  * item's fields; a partial's keys as primitives (long keys) or tagged values (String, Long and
  * Integer directly, any other type through the JVM's serializer) and its accumulators through the
- * aggregation's {@link Codec}, or the serializer when it has none; records likewise.
+ * aggregation's {@link Codec}, or the serializer when it has none; records likewise. Partials of
+ * one-long aggregations by a long key go packed ({@link #packing}). Frame snapshots in checkpoints
+ * are partials in this form too.
  */
 public final class ShuffleItemCodec {
 
@@ -70,7 +72,7 @@ public final class ShuffleItemCodec {
     /** A fair first size for an item's encoding, so that large partials do not grow their buffer step by step. */
     public static int sizeHint(ShuffleItem item) {
         return switch (item) {
-            case FramePartial p -> 32 + p.size * 24;
+            case FramePartial p -> 32 + p.size * 24; // packed partials take less: the buffer is only a first size
             case RecordBatch b -> 32 + b.size * 32;
             default -> 32;
         };
@@ -111,45 +113,29 @@ public final class ShuffleItemCodec {
     }
 
     private void writePacked(int destination, FramePartial p, WireOut out) {
-        int widths = writePackedHead(destination, p.producer, p.frameStart, p.size, out);
-        int entries = out.mark();
         long keyBits = 0;
         long valueBits = 0;
         for (int i = 0; i < p.size; i++) {
-            long key = zigzag(p.longKeys[i]);
-            long value = zigzag(longs.valueOf(p.accumulators[i]));
-            out.putLong(key).putLong(value);
-            keyBits |= key;
-            valueBits |= value;
+            keyBits |= zigzag(p.longKeys[i]);
+            valueBits |= zigzag(longs.valueOf(p.accumulators[i]));
         }
-        packEntries(out, widths, entries, p.size, keyBits, valueBits);
+        int keyWidth = WireOut.widthOf(keyBits);
+        int valueWidth = WireOut.widthOf(valueBits);
+        writePackedHead(destination, p.producer, p.frameStart, p.size, keyWidth, valueWidth, out);
+        for (int i = 0; i < p.size; i++) {
+            out.putLong(zigzag(p.longKeys[i]), keyWidth).putLong(zigzag(longs.valueOf(p.accumulators[i])), valueWidth);
+        }
     }
 
     /**
      * The start of a packed partial of {@code size} entries (destination and producer 0 in a frame
-     * snapshot), with room reserved for its entries. The entries follow as zigzagged (key, value)
-     * pairs of full longs, then {@link #packEntries} narrows them.
-     *
-     * @return where the widths go, for {@link #packEntries}
+     * snapshot), with room reserved for its entries, which follow: each its zigzagged key in
+     * {@code keyWidth} bytes and its zigzagged value in {@code valueWidth} bytes
+     * ({@link WireOut#putLong(long, int)}; the widths: {@link WireOut#widthOf} of the columns' OR).
      */
-    static int writePackedHead(int destination, int producer, long frameStart, int size, WireOut out) {
-        out.putByte(PACKED).putInt(destination).putInt(producer).putLong(frameStart).putInt(size);
-        int widths = out.mark();
-        out.putByte(8).putByte(8).reserve(16 * size + 8);
-        return widths;
-    }
-
-    /**
-     * Narrows the {@code size} entries written from {@code entries} to the fewest bytes that hold
-     * every key ({@code keyBits}: their OR) and every value ({@code valueBits}), and writes those
-     * widths at {@code widths}.
-     */
-    static void packEntries(WireOut out, int widths, int entries, int size, long keyBits, long valueBits) {
-        int keyWidth = WireOut.widthOf(keyBits);
-        int valueWidth = WireOut.widthOf(valueBits);
-        out.putByteAt(widths, keyWidth);
-        out.putByteAt(widths + 1, valueWidth);
-        out.narrowPairs(entries, size, keyWidth, valueWidth);
+    static void writePackedHead(int destination, int producer, long frameStart, int size, int keyWidth, int valueWidth, WireOut out) {
+        out.putByte(PACKED).putInt(destination).putInt(producer).putLong(frameStart).putInt(size).putByte(keyWidth).putByte(valueWidth)
+                .reserve(size * (keyWidth + valueWidth) + 8);
     }
 
     /** Small magnitudes, of either sign, to small unsigned values: what a packed column holds. */
