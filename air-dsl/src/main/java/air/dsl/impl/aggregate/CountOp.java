@@ -6,7 +6,7 @@ import air.runtime.api.LongAggregateOp;
 /** Counts records. */
 public final class CountOp<T> implements LongAggregateOp<T, MutableLong, Long> {
 
-    @Override public MutableLong create() { return new MutableLong(0); }
+    @Override public MutableLong create() { return MutableLong.padded(0); }
 
     @Override public void accumulate(MutableLong acc, T item) { acc.value++; }
 

@@ -21,7 +21,7 @@ public final class LongFieldOp<T> implements LongAggregateOp<T, MutableLong, Lon
 
     @Override
     public MutableLong create() {
-        return new MutableLong(identity());
+        return MutableLong.padded(identity());
     }
 
     @Override
