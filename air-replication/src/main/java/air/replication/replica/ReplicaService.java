@@ -253,12 +253,15 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     /**
      * The most bytes of changes a chain held here takes on top of its whole copy of
-     * {@code wholeBytes}: twice that (a growing state's changes can outweigh the whole copy they
-     * follow: the million-key job's second checkpoint does), or {@link #CHAIN_BYTES_FLOOR} for a
-     * small one.
+     * {@code wholeBytes}: three times that, or {@link #CHAIN_BYTES_FLOOR} for a small one. A growing
+     * state's changes can outweigh the whole copy they follow (the million-key job's do), and the
+     * sender decides a checkpoint whole or not while the one before may still be on its way
+     * ({@link #prefersWhole} reckons with two copies of changes ahead): with twice the whole copy,
+     * two such copies were refused (SEND_WHOLE) every third checkpoint, each a checkpoint lost;
+     * with three times they fit, and the sender turns to a whole copy before the bound.
      */
     static long chainBound(long wholeBytes) {
-        return Math.max(2 * wholeBytes, CHAIN_BYTES_FLOOR);
+        return Math.max(3 * wholeBytes, CHAIN_BYTES_FLOOR);
     }
 
     /** A copy every target holds now: the chain they hold grows by it, or starts again with it. */
@@ -268,8 +271,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             lastChangesBytes = bytes;
         } else {
             sentWholeBytes = bytes;
-            sentChangesBytes = 0;
-            lastChangesBytes = 0;
+            sentChangesBytes = 0; // lastChangesBytes stays: the next chain's changes are likely as large
         }
     }
 

@@ -574,8 +574,8 @@ class ReplicaServiceTest {
         put(6, ReplicaService.CHANGES, changesOf(random(random, floor * 7 / 5)), 4);
         assertThat(nextAck()).as("changes of 1.4 MiB onto a whole copy of 1.25 MiB: a growing state").isEqualTo(new Ack(1, 6,
                 ReplicaService.HELD));
-        put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 7 / 5)), 4);
-        assertThat(nextAck()).as("changes of 2.8 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
+        put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 12 / 5)), 4);
+        assertThat(nextAck()).as("changes of 3.8 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
         assertThat(peer1.newestCovering(2).id()).isEqualTo(6);
         assertThat(peer1.newestCovering(2).chain()).hasSize(2);
 
@@ -606,15 +606,16 @@ class ReplicaServiceTest {
         ack(2, ReplicaService.HELD);
         two.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("small changes onto a 2 MiB copy").isFalse();
-        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor * 3 / 2))));
+        Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor * 5 / 2))));
         nextPut();
         ack(3, ReplicaService.HELD);
         three.get(20, TimeUnit.SECONDS);
-        assertThat(peer0.prefersWhole()).as("1.6 MiB of changes held, two more like the last would pass twice the 2 MiB copy").isTrue();
+        assertThat(peer0.prefersWhole()).as("2.6 MiB of changes held, two more like the last would pass three times the 2 MiB copy")
+                .isTrue();
         Future<Void> four = write(peer0, 4, 4, Map.of(PART0, wholeOf(random(random, floor * 2))));
         nextPut();
         ack(4, ReplicaService.HELD);
         four.get(20, TimeUnit.SECONDS);
-        assertThat(peer0.prefersWhole()).as("a whole copy starts again").isFalse();
+        assertThat(peer0.prefersWhole()).as("a whole copy starts again (two changes like the last, 5 MiB, fit under 6 MiB)").isFalse();
     }
 }
