@@ -44,6 +44,45 @@ public final class FramePartial implements ShuffleItem {
         this.accumulators = new Object[capacity];
     }
 
+    /**
+     * A frame's drain by owner, one entry at a time: adds the entry to {@code out[destination]},
+     * made with room for {@code capacity} entries when it is the first, doubled when full. Its key
+     * is {@code longKey} when {@code longKeyed}, else {@code objectKey}.
+     */
+    static void add(FramePartial[] out, int destination, int producer, long frameStart, int capacity, boolean longKeyed, long longKey,
+                    Object objectKey, Object accumulator) {
+        FramePartial p = out[destination];
+        if (p == null) {
+            p = out[destination] = new FramePartial(producer, frameStart, longKeyed ? new long[capacity] : null,
+                    longKeyed ? null : new Object[capacity], capacity);
+        } else if (p.size == p.accumulators.length) {
+            p = out[destination] = p.grown();
+        }
+        if (longKeyed) {
+            p.longKeys[p.size] = longKey;
+        } else {
+            p.objectKeys[p.size] = objectKey;
+        }
+        p.accumulators[p.size++] = accumulator;
+    }
+
+    /** A copy with twice the room. */
+    private FramePartial grown() {
+        int capacity = accumulators.length * 2;
+        FramePartial bigger = new FramePartial(producer, frameStart, longKeys != null ? new long[capacity] : null,
+                longKeys != null ? null : new Object[capacity], capacity);
+        if (longKeys != null) {
+            System.arraycopy(longKeys, 0, bigger.longKeys, 0, size);
+        } else {
+            System.arraycopy(objectKeys, 0, bigger.objectKeys, 0, size);
+        }
+        System.arraycopy(accumulators, 0, bigger.accumulators, 0, size);
+        bigger.size = size;
+        bigger.kind = kind;
+        bigger.version = version;
+        return bigger;
+    }
+
     @Override
     public int producer() {
         return producer;

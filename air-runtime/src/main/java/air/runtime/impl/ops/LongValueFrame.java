@@ -96,26 +96,10 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
         while (keys.hasNext()) {
             long key = keys.next();
             int d = destinations == 1 ? 0 : KeyRouting.ownerOf(key, destinations);
-            FramePartial p = out[d];
-            if (p == null) {
-                p = out[d] = new FramePartial(producer, frameStart, new long[capacity], null, capacity);
-            } else if (p.size == p.accumulators.length) {
-                p = out[d] = grow(p);
-            }
-            p.longKeys[p.size] = key;
-            p.accumulators[p.size++] = op.accumulatorOf(values.get(key));
+            FramePartial.add(out, d, producer, frameStart, capacity, true, key, null, op.accumulatorOf(values.get(key)));
         }
         values.clear();
         return out;
-    }
-
-    private static FramePartial grow(FramePartial p) {
-        int capacity = p.accumulators.length * 2;
-        FramePartial bigger = new FramePartial(p.producer, p.frameStart, new long[capacity], null, capacity);
-        System.arraycopy(p.longKeys, 0, bigger.longKeys, 0, p.size);
-        System.arraycopy(p.accumulators, 0, bigger.accumulators, 0, p.size);
-        bigger.size = p.size;
-        return bigger;
     }
 
     @Override

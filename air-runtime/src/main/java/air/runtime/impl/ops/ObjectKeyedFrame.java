@@ -81,26 +81,10 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
         while (it.hasNext()) {
             Map.Entry<Object, A> e = it.next();
             int d = destinations == 1 ? 0 : KeyRouting.ownerOf(e.getKey(), destinations);
-            FramePartial p = out[d];
-            if (p == null) {
-                p = out[d] = new FramePartial(producer, frameStart, null, new Object[capacity], capacity);
-            } else if (p.size == p.accumulators.length) {
-                p = out[d] = grow(p);
-            }
-            p.objectKeys[p.size] = e.getKey();
-            p.accumulators[p.size++] = e.getValue();
+            FramePartial.add(out, d, producer, frameStart, capacity, false, 0, e.getKey(), e.getValue());
         }
         accumulators.clear();
         return out;
-    }
-
-    private static FramePartial grow(FramePartial p) {
-        int capacity = p.accumulators.length * 2;
-        FramePartial bigger = new FramePartial(p.producer, p.frameStart, null, new Object[capacity], capacity);
-        System.arraycopy(p.objectKeys, 0, bigger.objectKeys, 0, p.size);
-        System.arraycopy(p.accumulators, 0, bigger.accumulators, 0, p.size);
-        bigger.size = p.size;
-        return bigger;
     }
 
     @Override
