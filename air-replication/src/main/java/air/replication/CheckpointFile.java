@@ -100,10 +100,8 @@ final class CheckpointFile {
      * each part (name, length, bytes, by name) and the checksum of all of it. The parts go out as
      * they are, with the checksum computed on the way, so that a large checkpoint is not first copied
      * into a file-sized buffer.
-     *
-     * @return the bytes written
      */
-    static long write(WritableByteChannel ch, String job, long id, long base, int peer, int peers, String run, Map<String, byte[]> parts)
+    static void write(WritableByteChannel ch, String job, long id, long base, int peer, int peers, String run, Map<String, byte[]> parts)
             throws IOException {
         if (base > id) {
             throw new IllegalArgumentException("checkpoint " + id + " of peer " + peer + " cannot start a chain from a newer one, " + base);
@@ -133,7 +131,6 @@ final class CheckpointFile {
         while (checksum.hasRemaining()) {
             ch.write(checksum);
         }
-        return size;
     }
 
     /** Adds {@code b}'s bytes to {@code crc}, then writes them all. */

@@ -104,11 +104,10 @@ public final class FileCheckpointStore implements CheckpointStore {
         Files.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers));
         Path tmp = dir.resolve(fileName(peer, peers) + "." + run + TMP);
-        long bytes = parts.values().stream().mapToLong(p -> p.length).sum();
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
-                bytes = CheckpointFile.write(ch, job, id, base, peer, peers, run, parts);
+                CheckpointFile.write(ch, job, id, base, peer, peers, run, parts);
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -118,7 +117,8 @@ public final class FileCheckpointStore implements CheckpointStore {
                 throw new IOException("the file system of " + dir + " cannot rename atomically; checkpoints need it", e);
             }
             if (e instanceof IOException io) {
-                throw new IOException("cannot write " + file + " (" + bytes + " bytes): " + io, io);
+                throw new IOException("cannot write " + file + " (" + parts.values().stream().mapToLong(p -> p.length).sum() + " bytes of parts): "
+                        + io, io);
             }
             throw e;
         }

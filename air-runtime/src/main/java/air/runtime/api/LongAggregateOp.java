@@ -26,6 +26,20 @@ public interface LongAggregateOp<T, A, R> extends AggregateOp<T, A, R> {
     /** {@link #finish} of an accumulator holding {@code value}. */
     R finishLong(long value);
 
+    /**
+     * Whether accumulating a record adds {@link #increment} of it to the value, from an identity of
+     * 0 (count, sum): a frame then updates a key in one lookup of its map instead of a read and a
+     * write. Combining is then addition too.
+     */
+    default boolean additive() {
+        return false;
+    }
+
+    /** What accumulating {@code item} adds to the value, for an {@link #additive} aggregation. */
+    default long increment(T item) {
+        throw new UnsupportedOperationException(name() + " is not additive");
+    }
+
     /** A new accumulator holding {@code value}. */
     A accumulatorOf(long value);
 

@@ -22,6 +22,10 @@ public final class CountOp<T> implements LongAggregateOp<T, MutableLong, Long> {
 
     @Override public Long finishLong(long value) { return value; }
 
+    @Override public boolean additive() { return true; }
+
+    @Override public long increment(T item) { return 1; }
+
     @Override public MutableLong accumulatorOf(long value) { return new MutableLong(value); }
 
     @Override public long valueOf(MutableLong acc) { return acc.value; }

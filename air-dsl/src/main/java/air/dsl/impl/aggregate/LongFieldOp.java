@@ -44,6 +44,16 @@ public final class LongFieldOp<T> implements LongAggregateOp<T, MutableLong, Lon
     }
 
     @Override
+    public boolean additive() {
+        return kind == Kind.SUM;
+    }
+
+    @Override
+    public long increment(T item) {
+        return valueFn.applyAsLong(item);
+    }
+
+    @Override
     public Long finishLong(long value) {
         return value;
     }

@@ -25,6 +25,8 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     private final ToLongFunction<? super T> keyFn;
     private final LongAggregateOp<? super T, A, ?> op;
     private final long identity;
+    /** Count and sum ({@link LongAggregateOp#additive}): a record and a partial's entry update their key in one lookup. */
+    private final boolean additive;
     private final LongLongHashMap values = new LongLongHashMap();
     /** Writes snapshots in one pass over {@link #values}. */
     private final PackedPairWriter packer = new PackedPairWriter();
@@ -34,6 +36,7 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
         this.keyFn = keyFn;
         this.op = op;
         this.identity = op.identity();
+        this.additive = op.additive() && identity == 0;
     }
 
     /**
@@ -72,7 +75,11 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     public void accumulate(T item) {
         try {
             long key = keyFn.applyAsLong(item);
-            values.put(key, op.accumulateLong(values.getIfAbsent(key, identity), item));
+            if (additive) {
+                values.addToValue(key, op.increment(item));
+            } else {
+                values.put(key, op.accumulateLong(values.getIfAbsent(key, identity), item));
+            }
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
         }
@@ -153,8 +160,7 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
         try {
             for (int i = 0; i < partial.size; i++) {
                 long key = partial.longKeys[i];
-                long incoming = op.valueOf((A) partial.accumulators[i]);
-                values.put(key, op.combineLong(values.getIfAbsent(key, identity), incoming));
+                combine(values, key, op.valueOf((A) partial.accumulators[i]));
             }
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "combine threw", e);
@@ -169,10 +175,19 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
             LongIterator keys = values.keySet().longIterator();
             while (keys.hasNext()) {
                 long key = keys.next();
-                into.values.put(key, op.combineLong(into.values.getIfAbsent(key, identity), values.get(key)));
+                combine(into.values, key, values.get(key));
             }
         } catch (RuntimeException e) {
             throw new OperatorFailure(info, "combine threw", e);
+        }
+    }
+
+    /** Combines {@code value} into {@code key}'s value in {@code into}: one lookup when additive. */
+    private void combine(LongLongHashMap into, long key, long value) {
+        if (additive) {
+            into.addToValue(key, value);
+        } else {
+            into.put(key, op.combineLong(into.getIfAbsent(key, identity), value));
         }
     }
 

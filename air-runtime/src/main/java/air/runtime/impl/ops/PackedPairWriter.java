@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.wire.LongColumns;
 import air.wire.WireOut;
 import org.eclipse.collections.api.block.procedure.primitive.LongLongProcedure;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
@@ -39,8 +40,8 @@ final class PackedPairWriter implements LongLongProcedure {
 
     @Override
     public void value(long key, long value) {
-        long k = ShuffleItemCodec.zigzag(key);
-        long v = ShuffleItemCodec.zigzag(value);
+        long k = LongColumns.zigzag(key);
+        long v = LongColumns.zigzag(value);
         if (writing) {
             out.putLong(k, keyWidth).putLong(v, valueWidth);
         } else {

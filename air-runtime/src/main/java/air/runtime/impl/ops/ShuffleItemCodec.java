@@ -116,14 +116,14 @@ public final class ShuffleItemCodec {
         long keyBits = 0;
         long valueBits = 0;
         for (int i = 0; i < p.size; i++) {
-            keyBits |= zigzag(p.longKeys[i]);
-            valueBits |= zigzag(longs.valueOf(p.accumulators[i]));
+            keyBits |= LongColumns.zigzag(p.longKeys[i]);
+            valueBits |= LongColumns.zigzag(longs.valueOf(p.accumulators[i]));
         }
         int keyWidth = WireOut.widthOf(keyBits);
         int valueWidth = WireOut.widthOf(valueBits);
         writePackedHead(destination, p.producer, p.frameStart, p.size, keyWidth, valueWidth, out);
         for (int i = 0; i < p.size; i++) {
-            out.putLong(zigzag(p.longKeys[i]), keyWidth).putLong(zigzag(longs.valueOf(p.accumulators[i])), valueWidth);
+            out.putLong(LongColumns.zigzag(p.longKeys[i]), keyWidth).putLong(LongColumns.zigzag(longs.valueOf(p.accumulators[i])), valueWidth);
         }
     }
 
@@ -138,10 +138,6 @@ public final class ShuffleItemCodec {
                 .reserve(size * (keyWidth + valueWidth) + 8);
     }
 
-    /** Small magnitudes, of either sign, to small unsigned values: what a packed column holds. */
-    static long zigzag(long v) {
-        return LongColumns.zigzag(v);
-    }
 
     /**
      * The start of what {@link #write} writes for a regular partial of {@code frameStart} with

@@ -117,6 +117,44 @@ class LongValueFrameTest {
         assertThat(more.size()).isEqualTo(moreObjects.size()); // combineInto leaves the source as it was
     }
 
+    /** Sum of a record's value per key: additive, so the primitive frame updates a key in one lookup. */
+    static class Sum extends Max {
+        @Override public long[] create() { return new long[] {0}; }
+        @Override public void accumulate(long[] acc, long[] item) { acc[0] += item[1]; }
+        @Override public void combine(long[] acc, long[] other) { acc[0] += other[0]; }
+        @Override public long identity() { return 0; }
+        @Override public long accumulateLong(long value, long[] item) { return value + item[1]; }
+        @Override public long combineLong(long value, long other) { return value + other; }
+        @Override public boolean additive() { return true; }
+        @Override public long increment(long[] item) { return item[1]; }
+    }
+
+    @Test
+    void anAdditiveAggregationHoldsWhatTheObjectFrameHolds() {
+        Sum sum = new Sum();
+        List<long[]> records = records(3, 20_000, 3_000);
+        KeyedFrame<long[]> p = fed(new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create(), records);
+        KeyedFrame<long[]> o = fed(new KeyedFrameFactory<long[]>(LongKeyedFrame.class.getConstructors()[0], INFO, KEY, sum).create(), records);
+        assertThat(results(p)).isEqualTo(results(o));
+        KeyedFrame<long[]> merged = new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create();
+        KeyedFrame<long[]> mergedObjects = new KeyedFrameFactory<long[]>(LongKeyedFrame.class.getConstructors()[0], INFO, KEY, sum).create();
+        for (FramePartial part : p.drain(0, 0, 2)) {
+            merged.merge(part);
+        }
+        for (FramePartial part : o.drain(0, 0, 2)) {
+            mergedObjects.merge(part);
+        }
+        merged.merge(fed(new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create(),
+                records(4, 1_000, 5_000)).drainAll(1, 0));
+        mergedObjects.merge(fed(new KeyedFrameFactory<long[]>(LongKeyedFrame.class.getConstructors()[0], INFO, KEY, sum).create(),
+                records(4, 1_000, 5_000)).drainAll(1, 0));
+        fed(new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create(), records(5, 500, 9_000))
+                .combineInto(merged);
+        fed(new KeyedFrameFactory<long[]>(LongKeyedFrame.class.getConstructors()[0], INFO, KEY, sum).create(), records(5, 500, 9_000))
+                .combineInto(mergedObjects);
+        assertThat(results(merged)).isEqualTo(results(mergedObjects));
+    }
+
     @Test
     void snapshotIsWhatTheCodecWritesOfItsPartialAndReadsBack() {
         KeyedFrame<long[]> p = fed(primitive(), records(9, 10_000, 2_000));
