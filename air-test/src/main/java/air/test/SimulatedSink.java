@@ -49,10 +49,7 @@ final class SimulatedSink<T> implements SinkFactory<T> {
                 for (String r : rows) {
                     out.putString(r);
                 }
-                ByteBuffer b = out.buffer();
-                byte[] bytes = new byte[b.remaining()];
-                b.get(bytes);
-                return bytes;
+                return out.toBytes();
             }
 
             @Override

@@ -180,6 +180,11 @@ public final class WireOut {
         return size - HEADER_ROOM;
     }
 
+    /** A copy of the payload written so far, exactly as long: for a caller that keeps the bytes while this writer goes on. */
+    public byte[] toBytes() {
+        return Arrays.copyOfRange(bytes, HEADER_ROOM, size);
+    }
+
     /** The payload written so far, without copying; valid until the next write. */
     public ByteBuffer buffer() {
         return ByteBuffer.wrap(bytes, HEADER_ROOM, size - HEADER_ROOM).slice();

@@ -246,10 +246,7 @@ public final class PartFilesSink<T> implements SinkFactory<T> {
             for (Sealed s : sealed) {
                 out.putString(s.name()).putLong(s.length());
             }
-            ByteBuffer b = out.buffer();
-            byte[] bytes = new byte[b.remaining()];
-            b.get(bytes);
-            return bytes;
+            return out.toBytes();
         }
 
         /** A state as {@link #stateOf} wrote it. */

@@ -134,10 +134,7 @@ public final class YsbRows {
     static byte[] encode(int from, int n, long[] windowStart, long[] campaign, long[] count, long[] second, long[] emitNanos) {
         WireOut out = new WireOut(64 + n * 12);
         LongColumns.write(out, from, n, windowStart, campaign, count, second, emitNanos);
-        ByteBuffer b = out.buffer();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
-        return bytes;
+        return out.toBytes();
     }
 
     /** The rows of {@link #encode}; a malformed array names the peer it came from. */

@@ -238,9 +238,6 @@ public final class PartSections {
                 w.putBytes(state);
             }
         }
-        ByteBuffer b = w.buffer();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
-        return bytes;
+        return w.toBytes();
     }
 }

@@ -234,9 +234,7 @@ public final class ClusterSession implements AutoCloseable {
         }
 
         private void sendQuietly(int to, ControlPlane.Kind kind, long epoch, String text, WireOut bytes) {
-            ByteBuffer b = bytes.buffer();
-            byte[] raw = new byte[b.remaining()];
-            b.get(raw);
+            byte[] raw = bytes.toBytes();
             try {
                 control.send(to, kind, epoch, text, raw);
             } catch (RuntimeException e) {

@@ -6,7 +6,6 @@ import air.runtime.impl.checkpoint.SavedState;
 import air.runtime.operator.Rescale;
 import air.wire.WireIn;
 import air.wire.WireOut;
-import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -160,19 +159,12 @@ public final class Checkpointing {
 
     /** Offers this tasklet's part of checkpoint {@code id}; one the coordinator no longer takes makes the next part whole. */
     void offer(long id, String part, WireOut state, boolean changes) {
-        if (!coordinator.offer(id, part, bytesOf(state), changes)) {
+        if (!coordinator.offer(id, part, state.toBytes(), changes)) {
             lastCaptured = -1;
         }
     }
 
     void finished(String part, WireOut state) {
-        coordinator.finished(part, bytesOf(state));
-    }
-
-    private static byte[] bytesOf(WireOut out) {
-        ByteBuffer b = out.buffer();
-        byte[] bytes = new byte[b.remaining()];
-        b.get(bytes);
-        return bytes;
+        coordinator.finished(part, state.toBytes());
     }
 }
