@@ -6,47 +6,74 @@ import org.eclipse.collections.api.block.procedure.primitive.LongLongProcedure;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 
 /**
- * Writes a primitive frame as a packed partial in two passes over its map
- * ({@code forEachKeyValue}: its array in order, no second lookup per key): the first learns the
- * columns' widths, the second writes each entry in them. A class of its own, not a lambda: the
- * frames that use it are per-job copies, which cannot capture themselves.
+ * Writes a primitive frame as a packed partial, in one pass over its map ({@code forEachKeyValue}:
+ * its array in order, no second lookup per key) in the columns' widths of the frame's previous
+ * snapshot, which hold unless a key or count grew past them: then (and at a frame's first snapshot)
+ * the pass has learnt the widths, and a second pass writes in those. A frame's keys only join and
+ * its values rarely cross a byte boundary between two snapshots a second apart, so a frame that
+ * stays open across snapshots (every frame of the million-key job) costs one pass, not two.
+ * One writer per frame; a class of its own, not a lambda: the frames that use it are per-job
+ * copies, which cannot capture themselves.
  */
 final class PackedPairWriter implements LongLongProcedure {
 
     private WireOut out;
-    private boolean writing;
     private long keyBits;
     private long valueBits;
+    /** The widths entries are written in; 0 before the first snapshot (a pass that only learns them). */
     private int keyWidth;
     private int valueWidth;
 
     /** Writes {@code values} as the packed partial of frame {@code frameStart} (destination and producer 0). */
     void write(long frameStart, LongLongHashMap values, WireOut out) {
-        writing = false;
+        int start = out.mark();
+        if (keyWidth > 0 && pass(frameStart, values, out)) {
+            return;
+        }
+        out.truncate(start);
+        if (keyWidth == 0) {
+            this.out = null;
+            keyBits = 0;
+            valueBits = 0;
+            values.forEachKeyValue(this);
+            keyWidth = WireOut.widthOf(keyBits);
+            valueWidth = WireOut.widthOf(valueBits);
+        }
+        if (!pass(frameStart, values, out)) {
+            throw new IllegalStateException("a frame's entries outgrew the widths learnt from them");
+        }
+    }
+
+    /**
+     * Writes every entry in the current widths, learning the widths they need on the way; whether
+     * those fit (else what was written is wrong and the widths are now the ones needed).
+     */
+    private boolean pass(long frameStart, LongLongHashMap values, WireOut out) {
+        ShuffleItemCodec.writePackedHead(0, 0, frameStart, values.size(), keyWidth, valueWidth, out);
         keyBits = 0;
         valueBits = 0;
-        values.forEachKeyValue(this);
-        keyWidth = WireOut.widthOf(keyBits);
-        valueWidth = WireOut.widthOf(valueBits);
-        ShuffleItemCodec.writePackedHead(0, 0, frameStart, values.size(), keyWidth, valueWidth, out);
         this.out = out;
-        writing = true;
         try {
             values.forEachKeyValue(this);
         } finally {
             this.out = null;
         }
+        int keysNeed = WireOut.widthOf(keyBits);
+        int valuesNeed = WireOut.widthOf(valueBits);
+        boolean fits = keysNeed <= keyWidth && valuesNeed <= valueWidth;
+        keyWidth = keysNeed;
+        valueWidth = valuesNeed;
+        return fits;
     }
 
     @Override
     public void value(long key, long value) {
         long k = LongColumns.zigzag(key);
         long v = LongColumns.zigzag(value);
-        if (writing) {
+        keyBits |= k;
+        valueBits |= v;
+        if (out != null) {
             out.putLong(k, keyWidth).putLong(v, valueWidth);
-        } else {
-            keyBits |= k;
-            valueBits |= v;
         }
     }
 }

@@ -110,6 +110,40 @@ class PackedPartialTest {
         }
     }
 
+    /**
+     * A frame written again and again (a snapshot a second) reuses the widths its last snapshot
+     * needed; a key or a value that outgrows them (a new key of more bytes, a count crossing a byte)
+     * is still written whole, and every snapshot reads back as the frame it was.
+     */
+    @Test
+    void laterSnapshotsOfAFrameHoldKeysAndValuesThatOutgrewTheWidthsBefore() {
+        KeyedFrame<long[]> frame = new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO,
+                (ToLongFunction<long[]>) r -> r[0], new LongValueFrameTest.Max()).create();
+        long[][] rounds = {
+            {1, 5}, {2, 100}, // one-byte keys and values
+            {3, 70_000}, // a value of three bytes
+            {1L << 40, 7}, // a key of six
+            {-(1L << 50), Long.MIN_VALUE}, // every width at its largest
+            {4, 9},
+        };
+        int widest = 0;
+        for (long[] r : rounds) {
+            frame.accumulate(r);
+            WireOut out = new WireOut(16);
+            FrameSnapshots.write(out, 90, frame, PACKING);
+            widest = Math.max(widest, out.size());
+            FramePartial back = FrameSnapshots.read(new WireIn(out.buffer(), -1), PACKING);
+            FramePartial view = frame.view(90);
+            assertThat(back.size).isEqualTo(view.size);
+            for (int i = 0; i < view.size; i++) {
+                assertThat(back.longKeys[i]).isEqualTo(view.longKeys[i]);
+                assertThat(((long[]) back.accumulators[i])[0]).as("key %d after %s", view.longKeys[i], Arrays.toString(r))
+                        .isEqualTo(((long[]) view.accumulators[i])[0]);
+            }
+        }
+        assertThat(widest).isGreaterThanOrEqualTo(6 * 16);
+    }
+
     @Test
     void garbageIsRefusedNamingWhatIsWrong() {
         WireOut out = new WireOut(16);
