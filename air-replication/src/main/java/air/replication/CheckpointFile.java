@@ -33,6 +33,8 @@ final class CheckpointFile {
 
     /** The format {@link #write} writes. */
     static final int FORMAT = 4;
+    /** The most bytes handed to one channel write ({@link #writeAll}). */
+    static final int SLICE_BYTES = 256 << 10;
     private static final byte[] MAGIC = "AIRCKPT".getBytes(StandardCharsets.US_ASCII);
     private static final byte FORMAT_1 = '1';
     private static final byte VERSIONED = 'V';
@@ -133,11 +135,21 @@ final class CheckpointFile {
         }
     }
 
-    /** Adds {@code b}'s bytes to {@code crc}, then writes them all. */
+    /**
+     * Adds {@code b}'s bytes to {@code crc}, then writes them all, at most {@link #SLICE_BYTES} per
+     * write: a file channel copies a heap buffer into a temporary direct one of the write's size,
+     * and a part of megabytes written at once took a fresh one of that size (memory the OS must
+     * hand in) at every checkpoint, where slices reuse one small buffer per thread.
+     */
     private static void writeAll(WritableByteChannel ch, ByteBuffer b, CRC32C crc) throws IOException {
         crc.update(b.array(), b.arrayOffset() + b.position(), b.remaining());
-        while (b.hasRemaining()) {
-            ch.write(b);
+        int end = b.limit();
+        while (b.position() < end) {
+            b.limit(Math.min(end, b.position() + SLICE_BYTES));
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            b.limit(end);
         }
     }
 

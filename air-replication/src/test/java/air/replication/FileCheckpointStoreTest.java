@@ -9,14 +9,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -189,6 +192,45 @@ class FileCheckpointStoreTest {
         store.write("job", 2, 1, 2, parts("2@1 of the new run"));
         // peer 0's stale part of 2 is gone, so 2 is not complete and cannot mix two runs
         assertThat(store.newestComplete("job", 1, 2).orElseThrow().id()).isEqualTo(1);
+    }
+
+    /**
+     * A part of megabytes goes to the channel in slices of at most {@link CheckpointFile#SLICE_BYTES}
+     * (each a reused temporary buffer, not one of the part's size), through a channel that takes
+     * only part of what it is given, and reads back byte for byte.
+     */
+    @Test
+    void a_large_part_is_written_in_slices_and_reads_back_whole() throws Exception {
+        byte[] big = new byte[3 * CheckpointFile.SLICE_BYTES + 12_345];
+        new Random(7).nextBytes(big);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        List<Integer> offered = new ArrayList<>();
+        WritableByteChannel stingy = new WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer src) {
+                offered.add(src.remaining());
+                int n = Math.min(src.remaining(), 100_000); // a channel may take less than it is given
+                byte[] b = new byte[n];
+                src.get(b);
+                sink.write(b, 0, n);
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        CheckpointFile.write(stingy, "job", 4, 4, 1, 2, "run-1", Map.of("a", big, "b", new byte[] {1, 2, 3}));
+        assertThat(offered).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(CheckpointFile.SLICE_BYTES));
+        CheckpointFile.Contents back = CheckpointFile.decode(sink.toByteArray(), "job", 4, 1, 2);
+        assertThat(back.parts().get("a")).isEqualTo(big);
+        assertThat(back.parts().get("b")).containsExactly(1, 2, 3);
+        assertThat(back.run()).isEqualTo("run-1");
     }
 
     @Test
