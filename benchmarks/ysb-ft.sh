@@ -9,8 +9,13 @@
 #     over MPJ niodev and over AIR's TCP transport
 #  3. replica takeover: runs of 4 peers with 3 kills each (seeded, no restarts) until K kills,
 #     time from each kill to the takeover and to the first new row of a taken-over sink
-#  4. the large-state job (--query users: ~1M keys per window): throughput, checkpoint and replica size and duration with
-#     whole snapshots every time and with incremental ones, each as a ratio to the same job without fault tolerance
+#  4. the large-state job (--query users: ~1M keys per window, AIR_FT_LARGE_N events, default 60M: six windows, so that
+#     the first seconds of compiling and growing the heap do not decide it): throughput, checkpoint and replica size and
+#     duration with whole snapshots every time and with incremental ones, each as a ratio to the same job without fault
+#     tolerance on the same transport (checkpoints: MPJ niodev; replicas: AIR's TCP transport, which they need); every
+#     JVM of this part gets a fixed, pre-touched heap (AIR_FT_HEAP, default 3g or less on a small machine: -Xms=-Xmx,
+#     -XX:+AlwaysPreTouch; AIR_FT_HEAP=none leaves the JVM's default) since on a VM that faults fresh pages in slowly
+#     the heap's growth costs more than the job (docs/benchmarks.md)
 #   benchmarks/ysb-ft.sh [N] [rounds] [kills]   (defaults 1G, 2, 10); AIR_FT_PARTS="large" (say) runs only those parts
 # Called by ./air bench ft, which sets JAVA_HOME and builds the jars. Every run's output is checked
 # (ysb-check.sh): its CHECK line where it has one, the reference checksum where YSB-SPEC 6.3 has one
@@ -30,6 +35,7 @@ trap 'rm -rf "$TMP"' EXIT
 BENCH_JAR="$ROOT/benchmarks/target/air-benchmarks.jar"; CHECK_DIR="$TMP"
 source "$ROOT/benchmarks/ysb-check.sh"
 LOOP_OPTS=()
+EXTRA_OPTS=() # JVM flags of one part only (the large-state part's heap)
 
 ysb() { # ysb RUN LOG N ARGS...: one run (with the variables in AIR_ENV), its output (peer prefixes removed) kept in LOG,
         # its canonical output in $TMP/out.csv; status 1 when that differs (from the loop's at N with LOOP_OPTS)
@@ -37,7 +43,7 @@ ysb() { # ysb RUN LOG N ARGS...: one run (with the variables in AIR_ENV), its ou
   local rc=0
   set -f; local vars=(${AIR_ENV:-}); set +f
   rm -f "$TMP/out.csv"
-  env "${vars[@]}" "$JAVA" "${OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$n" "$@" --out "$TMP/out.csv" >"$log" 2>&1 || rc=$?
+  env "${vars[@]}" "$JAVA" "${OPTS[@]}" "${EXTRA_OPTS[@]}" -cp "$JAR" air.samples.ysb.YsbMain "$n" "$@" --out "$TMP/out.csv" >"$log" 2>&1 || rc=$?
   sed -i 's/^\[peer [0-9]*\] //' "$log"
   # exit 1 is a wrong result (vouch says which); anything else is a failed run
   if [ "$rc" -gt 1 ]; then run_failed "$run" "$log" "$rc"; fi
@@ -115,39 +121,55 @@ fi
 
 if want large; then
 LOOP_OPTS=(--rate 1M --query users)
-# the large-state job: without fault tolerance, then checkpoints and replica copies every 1 s, each with whole state in every
+LARGE_N="${AIR_FT_LARGE_N:-60M}"
+heap="${AIR_FT_HEAP:-}"
+if [ -z "$heap" ]; then # 3g per JVM (4 peers and the launcher), less where 60% of the memory does not hold five
+  mem_mb=$(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo)
+  per=$((mem_mb * 6 / 10 / 5)); [ "$per" -le 3072 ] || per=3072
+  heap="${per}m"
+fi
+[ "$heap" = none ] || EXTRA_OPTS=("-Xms$heap" "-Xmx$heap" -XX:+AlwaysPreTouch)
+echo "# large state: N=$LARGE_N heap=$heap"
+# without fault tolerance on each transport, then checkpoints and replica copies every 1 s, each with whole state in every
 # snapshot (--full-checkpoint-every 1, how AIR did it before incremental snapshots) and incremental (the default: whole every
 # 8th); ROUNDS rounds, the modes interleaved within each round so that drift on a shared machine hits them alike; medians
-large_modes=(none checkpoints:whole checkpoints:incremental replicas:whole replicas:incremental)
+large_modes=(none:mpj none:tcp checkpoints:whole checkpoints:incremental replicas:whole replicas:incremental)
 for ((r = 1; r <= ROUNDS; r++)); do
   for m in "${large_modes[@]}"; do
     mode=${m%%:*} snapshots=${m#*:}
     flags=()
+    env=""
     rm -rf "$TMP/ck"
     if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); elif [ "$mode" = replicas ]; then flags=(--replicas 1); fi
     if [ "$mode" != none ]; then
       flags+=(--checkpoint-interval 1s)
       [ "$snapshots" = incremental ] || flags+=(--full-checkpoint-every 1)
+    elif [ "$snapshots" = tcp ]; then
+      env=AIR_TRANSPORT=tcp
     fi
     key="large_${mode}_${snapshots}"
-    if ysb "large_state mode=$mode snapshots=$snapshots round=$r" "$TMP/log" 20M 1 --peers 4 --query users --rate 1M "${flags[@]}" \
-        --quiet; then
-      eps "$TMP/log" >>"$TMP/$key"
+    if AIR_ENV="$env" ysb "large_state mode=$mode snapshots=$snapshots round=$r" "$TMP/log" "$LARGE_N" 1 --peers 4 --query users \
+        --rate 1M "${flags[@]}" --quiet; then
+      e=$(eps "$TMP/log"); echo "$e" >>"$TMP/$key"
       [ "$mode" = none ] || echo "$(ckpt_stats "$TMP/log")" >"$TMP/$key.stats"
     else
-      touch "$TMP/$key.differs"
+      e=differs; touch "$TMP/$key.differs"
     fi
+    echo "RUN large_state mode=$mode snapshots=$snapshots round=$r throughput_eps=$e"
   done
 done
-large=$(mode_median large_none_none)
-echo "LARGE_STATE layout=4x1 mode=none rounds=$ROUNDS throughput_eps=$large"
-for m in "${large_modes[@]:1}"; do
+mpj=$(mode_median large_none_mpj); tcp=$(mode_median large_none_tcp)
+echo "LARGE_STATE layout=4x1 mode=none transport=mpj n=$LARGE_N rounds=$ROUNDS throughput_eps=$mpj"
+echo "LARGE_STATE layout=4x1 mode=none transport=tcp n=$LARGE_N rounds=$ROUNDS throughput_eps=$tcp"
+for m in "${large_modes[@]:2}"; do
   mode=${m%%:*} snapshots=${m#*:} key="large_${m%%:*}_${m#*:}"
+  base=$mpj transport=mpj; [ "$mode" != replicas ] || base=$tcp transport=tcp
   e=$(mode_median "$key")
-  r=n/a; [ "$e" = n/a ] || [ "$large" = n/a ] || r=$(awk "BEGIN{printf \"%.3f\", $e/$large}")
-  echo "LARGE_STATE layout=4x1 mode=$mode snapshots=$snapshots rounds=$ROUNDS keys_per_window~1M $(cat "$TMP/$key.stats" 2>/dev/null)" \
-    "throughput_eps=$e ratio_vs_none=$r"
+  r=n/a; [ "$e" = n/a ] || [ "$base" = n/a ] || r=$(awk "BEGIN{printf \"%.3f\", $e/$base}")
+  echo "LARGE_STATE layout=4x1 mode=$mode snapshots=$snapshots transport=$transport n=$LARGE_N rounds=$ROUNDS keys_per_window~1M" \
+    "$(cat "$TMP/$key.stats" 2>/dev/null) throughput_eps=$e ratio_vs_none_same_transport=$r"
 done
+EXTRA_OPTS=()
 rm -rf "$TMP/ck"
 fi
 vouch_summary
