@@ -65,3 +65,9 @@ else # an upstream MPJ_HOME bundles the devices into mpj.jar: an empty jar keeps
   install_jar "$tmp/niodev.jar" niodev "$VERSION"; rm -rf "$tmp"
 fi
 install_jar "$log4j" log4j12 1.2.17
+
+# A Maven run before this install (say 'mvn install' on a fresh machine) cached "not found" for these artifacts in the
+# local repository, and Maven believes that until its update interval passes: forget it now that they are here.
+m2=$(sed -n 's/.*-Dmaven\.repo\.local=\([^ ]*\).*/\1/p' <<<"${MAVEN_OPTS:-}")
+m2="${m2:-$HOME/.m2/repository}"
+rm -f "$m2"/dev/air/mpj/*/*/*.lastUpdated 2>/dev/null || true
