@@ -133,29 +133,32 @@ echo "# large state: N=$LARGE_N heap=$heap"
 # without fault tolerance on each transport, then checkpoints and replica copies every 1 s, each with whole state in every
 # snapshot (--full-checkpoint-every 1, how AIR did it before incremental snapshots) and incremental (the default: whole every
 # 8th); ROUNDS rounds, the modes interleaved within each round so that drift on a shared machine hits them alike; medians
+# each mode:variant, the variant of none being its transport, of the others their snapshots
 large_modes=(none:mpj none:tcp checkpoints:whole checkpoints:incremental replicas:whole replicas:incremental)
 for ((r = 1; r <= ROUNDS; r++)); do
   for m in "${large_modes[@]}"; do
-    mode=${m%%:*} snapshots=${m#*:}
+    mode=${m%%:*} variant=${m#*:}
     flags=()
     env=""
     rm -rf "$TMP/ck"
     if [ "$mode" = checkpoints ]; then flags=(--checkpoints "$TMP/ck"); elif [ "$mode" = replicas ]; then flags=(--replicas 1); fi
     if [ "$mode" != none ]; then
       flags+=(--checkpoint-interval 1s)
-      [ "$snapshots" = incremental ] || flags+=(--full-checkpoint-every 1)
-    elif [ "$snapshots" = tcp ]; then
-      env=AIR_TRANSPORT=tcp
+      [ "$variant" = incremental ] || flags+=(--full-checkpoint-every 1)
+      what="snapshots=$variant"
+    else
+      [ "$variant" = mpj ] || env=AIR_TRANSPORT=tcp
+      what="transport=$variant"
     fi
-    key="large_${mode}_${snapshots}"
-    if AIR_ENV="$env" ysb "large_state mode=$mode snapshots=$snapshots round=$r" "$TMP/log" "$LARGE_N" 1 --peers 4 --query users \
+    key="large_${mode}_${variant}"
+    if AIR_ENV="$env" ysb "large_state mode=$mode $what round=$r" "$TMP/log" "$LARGE_N" 1 --peers 4 --query users \
         --rate 1M "${flags[@]}" --quiet; then
       e=$(eps "$TMP/log"); echo "$e" >>"$TMP/$key"
       [ "$mode" = none ] || echo "$(ckpt_stats "$TMP/log")" >"$TMP/$key.stats"
     else
       e=differs; touch "$TMP/$key.differs"
     fi
-    echo "RUN large_state mode=$mode snapshots=$snapshots round=$r throughput_eps=$e"
+    echo "RUN large_state mode=$mode $what round=$r throughput_eps=$e"
   done
 done
 mpj=$(mode_median large_none_mpj); tcp=$(mode_median large_none_tcp)

@@ -8,37 +8,29 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 /**
  * Writes a primitive frame as a packed partial, in one pass over its map ({@code forEachKeyValue}:
  * its array in order, no second lookup per key) in the columns' widths of the frame's previous
- * snapshot, which hold unless a key or count grew past them: then (and at a frame's first snapshot)
- * the pass has learnt the widths, and a second pass writes in those. A frame's keys only join and
- * its values rarely cross a byte boundary between two snapshots a second apart, so a frame that
- * stays open across snapshots (every frame of the million-key job) costs one pass, not two.
- * One writer per frame; a class of its own, not a lambda: the frames that use it are per-job
- * copies, which cannot capture themselves.
+ * snapshot, learning on the way the widths the entries need: when a key or count grew past the
+ * widths (and at a frame's first snapshot, written in the narrowest), a second pass writes in the
+ * widths just learnt. A frame's keys only join and its values rarely cross a byte boundary between
+ * two snapshots a second apart, so a frame that stays open across snapshots (every frame of the
+ * million-key job) costs one pass, not two. One writer per frame; a class of its own, not a lambda:
+ * the frames that use it are per-job copies, which cannot capture themselves.
  */
 final class PackedPairWriter implements LongLongProcedure {
 
     private WireOut out;
     private long keyBits;
     private long valueBits;
-    /** The widths entries are written in; 0 before the first snapshot (a pass that only learns them). */
-    private int keyWidth;
-    private int valueWidth;
+    /** The widths entries are written in: the ones the frame's previous snapshot needed (the narrowest before its first). */
+    private int keyWidth = 1;
+    private int valueWidth = 1;
 
     /** Writes {@code values} as the packed partial of frame {@code frameStart} (destination and producer 0). */
     void write(long frameStart, LongLongHashMap values, WireOut out) {
         int start = out.mark();
-        if (keyWidth > 0 && pass(frameStart, values, out)) {
+        if (pass(frameStart, values, out)) {
             return;
         }
         out.truncate(start);
-        if (keyWidth == 0) {
-            this.out = null;
-            keyBits = 0;
-            valueBits = 0;
-            values.forEachKeyValue(this);
-            keyWidth = WireOut.widthOf(keyBits);
-            valueWidth = WireOut.widthOf(valueBits);
-        }
         if (!pass(frameStart, values, out)) {
             throw new IllegalStateException("a frame's entries outgrew the widths learnt from them");
         }
@@ -72,8 +64,6 @@ final class PackedPairWriter implements LongLongProcedure {
         long v = LongColumns.zigzag(value);
         keyBits |= k;
         valueBits |= v;
-        if (out != null) {
-            out.putLong(k, keyWidth).putLong(v, valueWidth);
-        }
+        out.putLong(k, keyWidth).putLong(v, valueWidth);
     }
 }
