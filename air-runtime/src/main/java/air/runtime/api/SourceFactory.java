@@ -7,4 +7,13 @@ public interface SourceFactory<T> {
 
     /** A one-line description for the plan, e.g. {@code generate(5000000)}. */
     String describe();
+
+    /**
+     * Why this source cannot replay what it emitted after a checkpoint (live input handed over by
+     * the application and kept nowhere), naming the fix; null when it can (the default). A job with
+     * checkpoints or replicas refuses such a source before it starts.
+     */
+    default String notReplayableBecause() {
+        return null;
+    }
 }

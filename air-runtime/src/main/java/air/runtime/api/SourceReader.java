@@ -39,4 +39,24 @@ public interface SourceReader<T> {
         throw new UnsupportedOperationException("its reader (" + getClass().getSimpleName() + ") cannot resume onto another number "
                 + "of instances: it does not implement SourceReader.resumeAfter");
     }
+
+    /** Called once by the engine before any restore or read: which instance this is, and of what job. */
+    default void open(SourceContext context) {
+    }
+
+    /**
+     * Where the record being emitted (or the next one) comes from, for error messages and dead
+     * letters: {@code clicks.json:17}, {@code topic-3@1042}. The default names the position.
+     */
+    default String describePosition() {
+        return "record at position " + position();
+    }
+
+    /** Called once after the reader was exhausted and its last state taken: flush and release files, sockets, clients. */
+    default void close() {
+    }
+
+    /** Called instead of {@link #close} when the job failed or was cancelled: release everything, keep nothing half-written. */
+    default void abort() {
+    }
 }

@@ -118,4 +118,10 @@ public final class PushSource<T> implements SourceFactory<T> {
     public String describe() {
         return "push(" + capacity + ")";
     }
+
+    @Override
+    public String notReplayableBecause() {
+        return "Sources.push(capacity) hands over what the application offers and keeps none of it; read from a replayable source "
+                + "(Sources.fromList or generate, FileSources, KafkaSources) or run without checkpoints and replicas";
+    }
 }

@@ -37,4 +37,11 @@ public final class SupplierSource<T> implements SourceFactory<T> {
     public String describe() {
         return "supplier(" + count + ")";
     }
+
+    @Override
+    public String notReplayableBecause() {
+        return "Sources.fromSupplier(count, supplier) calls the supplier once per record and cannot call it again for what it "
+                + "returned before; use Sources.generate(count, i -> ...), whose function of the index replays, or run without "
+                + "checkpoints and replicas";
+    }
 }

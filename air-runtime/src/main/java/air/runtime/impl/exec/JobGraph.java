@@ -4,6 +4,7 @@ import air.channels.Channels;
 import air.channels.Transport;
 import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.SourceContext;
 import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
 import air.runtime.impl.checkpoint.OperatorIds;
@@ -347,6 +348,24 @@ public final class JobGraph {
         checkpointed.claim(context.owner());
     }
 
+    /**
+     * The reader of source instance {@code instance}, told who it is. With checkpoints or replicas
+     * a source that cannot replay what it emitted is refused here, before the job runs, naming the
+     * call: it would fail only at its first recovery.
+     */
+    private SourceReader<?> openReader(VertexPlan v, HeadSpec.Source s, int instance) {
+        String notReplayable = s.factory().notReplayableBecause();
+        if (exactlyOnceBecause != null && notReplayable != null) {
+            throw new IllegalArgumentException("job '" + config.name() + "': source " + s.factory().describe() + " (" + s.info()
+                    + ") cannot be replayed, and with " + exactlyOnceBecause + " every source must replay what it emitted after the "
+                    + "checkpoint it resumes from: " + notReplayable);
+        }
+        SourceReader<?> reader = ops.reader(v.id(), s, global(instance, v), globalParallelism(v));
+        reader.open(new SourceContext(global(instance, v), globalParallelism(v), config.name(), s.info().toString(),
+                config.meterRegistryOrDefault(), exactlyOnceBecause, context.owner()));
+        return reader;
+    }
+
     private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.Shuffle pw, int producer, Inbox[] destinations) {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
@@ -366,7 +385,7 @@ public final class JobGraph {
         TaskletState state = new TaskletState(partName(v, instance), ids.of(v.head()), stateful, tail);
         parts.add(partName(v, instance));
         if (v.head() instanceof HeadSpec.Source s) {
-            SourceReader<?> reader = ops.reader(v.id(), s, global(instance, v), globalParallelism(v));
+            SourceReader<?> reader = openReader(v, s, instance);
             positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
             tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
                     state, cp));

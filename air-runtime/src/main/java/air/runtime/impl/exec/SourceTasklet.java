@@ -5,8 +5,6 @@ import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.operator.Rescale;
 import air.wire.WireIn;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,8 +21,8 @@ final class SourceTasklet<T> extends Tasklet {
     private final TaskletState state;
     private final Checkpointing checkpoints;
     private long nextCheckpoint;
-    /** The layouts this job ran on before the checkpoint it resumed from onto another one, oldest first; empty when none. */
-    private List<long[]> earlier = List.of();
+    /** How the reader's position goes into checkpoints: a number, or the reader's opaque state. */
+    private final ReaderState positions;
     private long nextBarrierNanos;
 
     SourceTasklet(JobContext job, String name, SourceReader<T> reader, Inlet<T> head, int batchSize, int instance,
@@ -36,6 +34,7 @@ final class SourceTasklet<T> extends Tasklet {
         this.instance = instance;
         this.state = state;
         this.checkpoints = checkpoints;
+        this.positions = ReaderState.of(reader);
     }
 
     /** Batches between yields: virtual threads are not preempted, so a busy source yields now and then. */
@@ -54,8 +53,22 @@ final class SourceTasklet<T> extends Tasklet {
 
     @Override
     protected void runBody() {
+        boolean ended = false;
+        try {
+            ended = readAll();
+        } finally {
+            if (ended) {
+                reader.close();
+            } else {
+                reader.abort();
+            }
+        }
+    }
+
+    /** Reads until the reader is exhausted; true when it was (or had already finished at the restored checkpoint). */
+    private boolean readAll() {
         if (checkpoints.enabled() && restore()) {
-            return;
+            return true;
         }
         long batches = 0;
         int emptyReads = 0;
@@ -100,6 +113,7 @@ final class SourceTasklet<T> extends Tasklet {
         if (checkpoints.enabled()) {
             checkpoints.finished(state.part(), capture(true, 0).done());
         }
+        return true;
     }
 
     /** Back to the restored checkpoint; true when this instance had already finished there. */
@@ -112,7 +126,11 @@ final class SourceTasklet<T> extends Tasklet {
         if (checkpoints.rescaling()) {
             Rescale rescale = state.headRescaled(checkpoints);
             if (rescale != null) { // else the source reads from its start (new, or changed, in this pipeline)
-                resumeAfter(rescale);
+                try {
+                    positions.restoreRescaled(rescale, name());
+                } catch (UnsupportedOperationException e) {
+                    throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
+                }
             }
             return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
         }
@@ -120,61 +138,13 @@ final class SourceTasklet<T> extends Tasklet {
         boolean finished = false;
         if (in != null) { // else the source reads from its start (new, or changed, in this pipeline)
             finished = in.getByte() == 1;
-            long position = in.getLong();
-            earlier = readLayouts(in);
-            if (!earlier.isEmpty()) {
-                resumeReader();
+            try {
+                positions.restore(in);
+            } catch (UnsupportedOperationException e) {
+                throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
             }
-            reader.seek(position);
         }
         return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
-    }
-
-    /**
-     * Resumed onto another layout: the earlier layouts stay as the saved ones knew them, and the
-     * layout that saved the checkpoint joins them with its readers' positions; the reader emits
-     * its share of what none of them emitted.
-     */
-    private void resumeAfter(Rescale rescale) {
-        long[] positions = new long[rescale.instancesBefore()];
-        List<long[]> before = null;
-        for (int i = 0; i < positions.length; i++) {
-            List<WireIn> states = rescale.states(i);
-            if (states == null) {
-                throw new IllegalStateException("source " + name() + ": instance " + i + " of the layout that wrote checkpoint "
-                        + checkpoints.restoredId() + " saved no position (of " + positions.length + "): the checkpoint is incomplete");
-            }
-            WireIn in = states.get(states.size() - 1); // the head's state is whole in every checkpoint: the newest is its state
-            in.getByte();
-            positions[i] = in.getLong();
-            List<long[]> layouts = readLayouts(in);
-            before = before == null ? layouts : before;
-        }
-        List<long[]> all = new ArrayList<>(before);
-        all.add(positions);
-        earlier = List.copyOf(all);
-        resumeReader();
-    }
-
-    private void resumeReader() {
-        try {
-            reader.resumeAfter(earlier);
-        } catch (UnsupportedOperationException e) {
-            throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
-        }
-    }
-
-    private static List<long[]> readLayouts(WireIn in) {
-        int n = in.getCount(4);
-        List<long[]> layouts = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            long[] positions = new long[in.getCount(8)];
-            for (int i = 0; i < positions.length; i++) {
-                positions[i] = in.getLong();
-            }
-            layouts.add(positions);
-        }
-        return layouts;
     }
 
     /**
@@ -212,23 +182,16 @@ final class SourceTasklet<T> extends Tasklet {
         state.emitBarrier(id);
     }
 
-    /** The part: whether this instance finished and its position as the head's state, then the chain's operators. */
+    /** The part: whether this instance finished and its reader's state as the head's state, then the chain's operators. */
     private PartSections capture(boolean finished, long id) {
-        long position = reader.position();
         return state.capture(head -> {
-            head.putByte(finished ? 1 : 0).putLong(position).putInt(earlier.size());
-            for (long[] layout : earlier) {
-                head.putInt(layout.length);
-                for (long p : layout) {
-                    head.putLong(p);
-                }
-            }
+            positions.write(head.putByte(finished ? 1 : 0), id);
             return false;
         }, id, finished || checkpoints.full(id));
     }
 
     @Override
     protected String position() {
-        return "source instance " + instance + ", record at position " + reader.position();
+        return "source instance " + instance + ", " + reader.describePosition();
     }
 }
