@@ -6,6 +6,7 @@ import air.runtime.sink.CollectSink;
 import air.runtime.sink.LinesSink;
 import air.runtime.sink.LogSink;
 import air.runtime.sink.PartFilesSink;
+import air.runtime.sink.RollingFilesSink;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -43,6 +44,20 @@ public final class Sinks {
     public static <T> SinkFactory<T> log(String loggerName) {
         Objects.requireNonNull(loggerName, "Sinks.log(loggerName): loggerName is null");
         return new LogSink<>(loggerName, String::valueOf);
+    }
+
+    /**
+     * One line per record into rolling part files, {@code dir/part-<instance>-<generation>-<n>},
+     * committed in two phases: a file is written hidden ({@code .part-...inprogress}) and renamed
+     * into sight once the checkpoint that covers it is complete on every peer, so that a reader of
+     * the directory, at any moment, sees every committed row once and never a row a rollback takes
+     * back. Files roll at each checkpoint and at {@link RollingFilesSink#rollAtBytes} /
+     * {@link RollingFilesSink#rollAfter}. Without checkpoints or replicas a file is visible once rolled.
+     */
+    public static <T> RollingFilesSink<T> rollingFiles(Path dir, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(dir, "Sinks.rollingFiles(dir, formatFn): dir is null");
+        Objects.requireNonNull(formatFn, "Sinks.rollingFiles(dir, formatFn): formatFn is null");
+        return new RollingFilesSink<>(dir, formatFn);
     }
 
     /**

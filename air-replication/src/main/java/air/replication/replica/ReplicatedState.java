@@ -3,6 +3,7 @@ package air.replication.replica;
 import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.ft.FaultTolerance;
+import air.runtime.impl.checkpoint.CheckpointCommits;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
@@ -40,6 +41,8 @@ final class ReplicatedState implements FaultTolerance {
     private ReplicaService replicas;
     private ReplicationContext replication;
     private CheckpointCoordinator coordinator;
+    /** Tells two-phase-commit sinks of each checkpoint this peer's replicas acknowledged: no peer rolls back, so that is complete. */
+    private CheckpointCommits commits;
     private Takeover takeover;
 
     private ReplicatedState(ClusterSession cluster, MeterRegistry registry) {
@@ -106,6 +109,8 @@ final class ReplicatedState implements FaultTolerance {
         JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),
                 new ReplicatedWiring(replication), -1, exactlyOnceBecause());
         coordinator.expect(graph.parts());
+        commits = new CheckpointCommits(config.name(), id -> true).listenTo(coordinator);
+        graph.committers().forEach(commits::register);
         return graph;
     }
 
@@ -114,7 +119,8 @@ final class ReplicatedState implements FaultTolerance {
                         MeterRegistry registry) {
         coordinator.events(events);
         replicas.events(config.name(), events);
-        takeover = new Takeover(plan, config, context, replication, coordinator, registry, job::startAdopted);
+        takeover = new Takeover(plan, config, context, replication, coordinator,
+                g -> g.committers().forEach(commits::register), registry, job::startAdopted);
         takeover.events(events);
         replicas.onTakeover(takeover::movedTo);
         cluster.onPeerLoss(takeover::viewChanged);
@@ -139,6 +145,7 @@ final class ReplicatedState implements FaultTolerance {
         }
         interrupted |= joinTasklets.getAsBoolean(); // those of blocks taken over meanwhile
         coordinator.close();
+        commits.close();
         return interrupted;
     }
 
@@ -147,6 +154,9 @@ final class ReplicatedState implements FaultTolerance {
         cluster.onPeerLoss(null);
         if (coordinator != null) {
             coordinator.close();
+        }
+        if (commits != null) {
+            commits.close();
         }
         if (replicas != null) {
             replicas.close();

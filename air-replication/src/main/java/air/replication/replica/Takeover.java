@@ -57,6 +57,8 @@ final class Takeover {
     private final JobContext context;
     private final ReplicationContext replication;
     private final CheckpointCoordinator coordinator;
+    /** Told of the two-phase-commit sinks of every block taken over. */
+    private final Consumer<JobGraph> adoptedSinks;
     private final Starter starter;
     private final Consumer<Throwable> onFailure;
     private final Timer duration;
@@ -74,12 +76,13 @@ final class Takeover {
     private int underWay;
 
     Takeover(PhysicalPlan plan, JobConfig config, JobContext context, ReplicationContext replication, CheckpointCoordinator coordinator,
-             MeterRegistry registry, Starter starter) {
+             Consumer<JobGraph> adoptedSinks, MeterRegistry registry, Starter starter) {
         this.plan = plan;
         this.config = config;
         this.context = context;
         this.replication = replication;
         this.coordinator = coordinator;
+        this.adoptedSinks = adoptedSinks;
         this.starter = starter;
         this.onFailure = context::fail;
         this.duration = Timer.builder("air.takeover.duration").tag("job", config.name())
@@ -203,6 +206,7 @@ final class Takeover {
                 }, new ReplicatedWiring(replication), blocks[i], "replication"));
             }
             graphs.forEach(g -> parts.addAll(g.parts()));
+            graphs.forEach(adoptedSinks);
             coordinator.expectMore(parts);
             replication.placement().move(blocks, self());
             starter.start(graphs);

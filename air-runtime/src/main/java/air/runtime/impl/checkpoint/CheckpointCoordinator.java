@@ -128,9 +128,13 @@ public final class CheckpointCoordinator implements AutoCloseable {
         expected = Set.copyOf(parts);
     }
 
-    /** Where the writer thread says which checkpoints it wrote and which it could not; set before any tasklet runs. */
-    public void onWritten(Written listener) {
-        onWritten = listener;
+    /** Where the writer thread says which checkpoints it wrote and which it could not (after the listeners before); set before any tasklet runs. */
+    public synchronized void onWritten(Written listener) {
+        Written before = onWritten;
+        onWritten = (id, ok) -> {
+            before.written(id, ok);
+            listener.written(id, ok);
+        };
     }
 
     /** Whether every checkpoint decided from now on is whole (a savepoint was asked for on this peer) or as usual. */

@@ -4,6 +4,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.ft.FaultTolerance;
 import air.runtime.ft.ShuffleWiring;
+import air.runtime.impl.checkpoint.CheckpointCommits;
 import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
@@ -22,6 +23,7 @@ public final class CheckpointRollback implements FaultTolerance {
     private final Recovery recovery;
     private CheckpointCoordinator coordinator;
     private SavepointStop savepoints;
+    private CheckpointCommits commits;
 
     public CheckpointRollback(Recovery recovery) {
         this.recovery = recovery;
@@ -45,6 +47,8 @@ public final class CheckpointRollback implements FaultTolerance {
                 recovery.forTasklets(coordinator, savepoints), ShuffleWiring.fixed(cluster == null ? null : cluster.transport()), -1,
                 exactlyOnceBecause());
         coordinator.expect(graph.parts());
+        commits = new CheckpointCommits(config.name(), recovery::writtenByAll).listenTo(coordinator);
+        graph.committers().forEach(commits::register);
         return graph;
     }
 
@@ -65,6 +69,7 @@ public final class CheckpointRollback implements FaultTolerance {
     @Override
     public boolean afterTasklets(BooleanSupplier joinTasklets) {
         coordinator.close();
+        commits.close();
         return false;
     }
 
@@ -89,6 +94,9 @@ public final class CheckpointRollback implements FaultTolerance {
     public void close() {
         if (coordinator != null) {
             coordinator.close();
+        }
+        if (commits != null) {
+            commits.close();
         }
         recovery.release();
     }

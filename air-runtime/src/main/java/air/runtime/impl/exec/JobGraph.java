@@ -4,6 +4,7 @@ import air.channels.Channels;
 import air.channels.Transport;
 import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
+import air.runtime.api.CommittingSinkWriter;
 import air.runtime.api.SourceContext;
 import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
@@ -69,6 +70,8 @@ public final class JobGraph {
     private final Map<Tasklet, Inbox> consumerInboxes = new IdentityHashMap<>();
     private final List<OperatorSlot> slots = new ArrayList<>();
     private final List<SinkTail> sinks = new ArrayList<>();
+    /** The two-phase-commit sink writers, told of each completed checkpoint by the fault-tolerance strategy. */
+    private final List<CommittingSinkWriter<?>> committers = new ArrayList<>();
     // read by meters on other threads, and grown when blocks are taken over
     private final List<WindowPartial> partials = new CopyOnWriteArrayList<>();
     private final List<WindowFinal> finals = new ArrayList<>();
@@ -346,6 +349,14 @@ public final class JobGraph {
                     + " every sink must give a CheckpointedSinkWriter (Sinks.collect and Sinks.files do; Sinks.file and print do not)");
         }
         checkpointed.claim(context.owner());
+        if (checkpointed instanceof CommittingSinkWriter<?> committing) {
+            committers.add(committing);
+        }
+    }
+
+    /** The two-phase-commit sink writers of this graph: each is told when a checkpoint is complete everywhere. */
+    public List<CommittingSinkWriter<?>> committers() {
+        return committers;
     }
 
     /**

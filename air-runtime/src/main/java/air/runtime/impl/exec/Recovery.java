@@ -304,6 +304,11 @@ public final class Recovery {
     }
 
     /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
+    /** Whether every peer wrote checkpoint {@code id} (this one has): its two-phase-commit sinks may commit it. */
+    boolean writtenByAll(long id) throws IOException {
+        return peers == 1 || config.checkpointStore().writtenByAll(key, id, peers);
+    }
+
     SavepointStop savepoints(CheckpointCoordinator coordinator, LongConsumer stop) {
         return new SavepointStop(coordinator, config.checkpointStore(), key, config.name(), peers, config.checkpointIntervalMs(), stop);
     }

@@ -1,0 +1,132 @@
+package air.dsl;
+
+import static air.dsl.TestPipelines.config;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import air.runtime.Job;
+import air.runtime.JobFailedException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two-phase-commit file sink: rows become visible only once the checkpoint covering them is
+ * complete, so that what is visible after a failure is never taken back, and the run resumed from
+ * the checkpoint completes the output with every row once.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RollingFilesSinkTest {
+
+    private static final long N = 6_000;
+    private static final long HOLD_AT = 1_000;
+
+    @TempDir
+    Path tmp;
+
+    /** The rows of every visible part file, row to count; hidden files are not read. */
+    private static Map<String, Integer> visibleRows(Path dir) {
+        Map<String, Integer> rows = new HashMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(f -> f.getFileName().toString().startsWith("part-")).toList()) {
+                for (String line : Files.readAllLines(p)) {
+                    rows.merge(line, 1, Integer::sum);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+
+    private static List<String> hiddenFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".inprogress")).toList();
+        }
+    }
+
+    private static Map<String, Integer> everyRowOnce(long n) {
+        Map<String, Integer> rows = new HashMap<>();
+        for (long i = 0; i < n; i++) {
+            rows.put(Long.toString(i), 1);
+        }
+        return rows;
+    }
+
+    @Test
+    void withoutCheckpointsEveryFileIsVisibleOnceRolled() throws IOException {
+        Path out = tmp.resolve("out");
+        Pipeline p = Pipeline.create();
+        p.readFrom(Sources.generate(N, i -> i)).writeTo(Sinks.rollingFiles(out, String::valueOf).rollAtBytes(1_000));
+        p.execute(config(2));
+        assertThat(visibleRows(out)).isEqualTo(everyRowOnce(N));
+        assertThat(hiddenFiles(out)).isEmpty();
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files.count()).as("rolled at 1000 bytes").isGreaterThan(20);
+        }
+    }
+
+    @Test
+    void aRollbackNeverTakesBackAVisibleRow() throws IOException {
+        Path out = tmp.resolve("out");
+        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(tmp.resolve("checkpoints"));
+        AtomicBoolean armed = new AtomicBoolean(true);
+        assertThatThrownBy(() -> run(out, store, armed, new SimpleMeterRegistry())).isInstanceOf(JobFailedException.class)
+                .hasMessageContaining("injected failure");
+        Map<String, Integer> afterFailure = visibleRows(out);
+        assertThat(afterFailure).as("committed before the failure").isNotEmpty();
+        assertThat(afterFailure.values()).as("each visible row once").containsOnly(1);
+        assertThat(hiddenFiles(out)).as("what the failed run wrote after its last checkpoint stays hidden").isNotEmpty();
+
+        SimpleMeterRegistry second = new SimpleMeterRegistry();
+        run(out, store, new AtomicBoolean(), second);
+        assertThat(second.find("air.recoveries").counter().count()).as("resumed from a checkpoint").isEqualTo(1);
+        Map<String, Integer> rows = visibleRows(out);
+        assertThat(rows).as("every row once: none visible after the failure was written again").isEqualTo(everyRowOnce(N));
+        assertThat(hiddenFiles(out)).isEmpty();
+    }
+
+    @Test
+    void filesBecomeVisibleWhileTheJobRuns() throws Exception {
+        Path out = tmp.resolve("out");
+        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(tmp.resolve("checkpoints"));
+        AtomicBoolean go = new AtomicBoolean();
+        Pipeline p = Pipeline.create();
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, go::get)).writeTo(Sinks.rollingFiles(out, String::valueOf));
+        Job job = p.submit(config(2).checkpoints(store, 20));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (visibleRows(out).size() < 2 * HOLD_AT && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(5_000_000); // polled: committed once a checkpoint after the held rows completes
+        }
+        assertThat(visibleRows(out)).as("the rows before the hold, committed while the job is held").hasSize((int) (2 * HOLD_AT));
+        go.set(true);
+        job.join();
+        assertThat(visibleRows(out)).isEqualTo(everyRowOnce(N));
+    }
+
+    /** One job for both runs (operator ids follow the call sites); {@code armed}: its map throws once, after three checkpoints. */
+    private static void run(Path out, CheckpointRecoveryTest.WatchedStore store, AtomicBoolean armed, SimpleMeterRegistry registry) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, () -> store.writes.get() >= 3))
+                .map(i -> {
+                    if (armed.get() && store.writes.get() >= 3 && i % 2 == 0 && armed.getAndSet(false)) {
+                        throw new IllegalStateException("injected failure");
+                    }
+                    return i;
+                })
+                .writeTo(Sinks.rollingFiles(out, String::valueOf).rollAtBytes(2_000));
+        p.execute(config(2).checkpoints(store, 10).fullCheckpointEvery(1).meterRegistry(registry));
+    }
+}
