@@ -37,6 +37,11 @@ public final class SplitSource<T> implements SourceFactory<T> {
     }
 
     @Override
+    public String notReplayableBecause() {
+        return splits.notReplayableBecause();
+    }
+
+    @Override
     public String describe() {
         return splits.describe();
     }

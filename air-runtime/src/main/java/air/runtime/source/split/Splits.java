@@ -38,6 +38,15 @@ public interface Splits<T> {
      */
     Duration discoveryInterval();
 
+    /**
+     * Why positions of this connector cannot be replayed (a socket: what was read is gone), naming
+     * the fix; null (the default) when a split reopened at a saved position reads the same records
+     * again. Jobs with checkpoints or replicas refuse a source that is not replayable.
+     */
+    default String notReplayableBecause() {
+        return null;
+    }
+
     /** One line for plans and messages, e.g. {@code files(/data/in, *.json)}. */
     String describe();
 }
