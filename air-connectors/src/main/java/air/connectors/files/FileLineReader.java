@@ -17,19 +17,24 @@ import java.util.Arrays;
 /**
  * Reads one file's lines from a byte offset on. Its position is the byte offset and the number
  * of the last line handled (emitted, passed over or refused), so a resumed reader knows both where
- * to read and what to call the next line. A line is complete at its {@code '\n'} ({@code "\r\n"}
- * too); at the end of a file that is no longer followed the last line needs none. A file that is
- * followed (a watched directory) keeps its reader open at its end and reads what is appended, a
- * half-written last line once its newline arrives. Lines are UTF-8; one that is not, or that is
- * longer than the bound, is a bad record.
+ * to read and what to call the next line, and whether that offset is inside a refused line. A line
+ * is complete at its {@code '\n'} ({@code "\r\n"} too); at the end of a file that is no longer
+ * followed the last line needs none. A file that is followed (a watched directory) keeps its
+ * reader open at its end and reads what is appended, a half-written last line once its newline
+ * arrives. Lines are UTF-8; one that is not, or that is longer than the bound (its line break not
+ * counted), is a bad record.
  */
 final class FileLineReader<T> implements SplitReader<T> {
+
+    private static final String NOT_UTF8 = "not UTF-8";
 
     private final Path path;
     private final String name;
     private final LineFormat<T> format;
     private final SplitContext context;
     private final int maxLineBytes;
+    /** The most {@code buf} holds: a line of {@code maxLineBytes} and its {@code "\r\n"}. */
+    private final int bufferBound;
     private final boolean follow;
     private final FileChannel channel;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
@@ -47,24 +52,26 @@ final class FileLineReader<T> implements SplitReader<T> {
     /** Passing over the rest of a line that was too long. */
     private boolean skippingLongLine;
 
-    FileLineReader(Path path, String name, LineFormat<T> format, long offset, long lines, int maxLineBytes, boolean follow,
-                   SplitContext context) throws IOException {
+    FileLineReader(Path path, String name, LineFormat<T> format, long offset, long lines, boolean skipping, int maxLineBytes,
+                   boolean follow, SplitContext context) throws IOException {
         this.path = path;
         this.name = name;
         this.format = format;
         this.context = context;
         this.maxLineBytes = maxLineBytes;
+        this.bufferBound = maxLineBytes + 2;
         this.follow = follow;
         this.channel = FileChannel.open(path, StandardOpenOption.READ);
-        this.buf = ByteBuffer.allocate(Math.min(64 * 1024, maxLineBytes + 1)).flip();
+        this.buf = ByteBuffer.allocate(Math.min(64 * 1024, bufferBound)).flip();
         this.handledOffset = offset;
         this.readOffset = offset;
         this.handledLines = lines;
         this.emittingLine = lines + 1;
+        this.skippingLongLine = skipping;
         if (!format.hasHeader()) {
             decoder = decoderFor(null);
         } else if (lines > 0) {
-            decoder = decoderFor(readHeader());
+            decoder = resumedHeader();
         }
     }
 
@@ -79,17 +86,48 @@ final class FileLineReader<T> implements SplitReader<T> {
         }
     }
 
-    /** The header line of a file resumed past it. */
-    private String readHeader() throws IOException {
-        ByteBuffer head = ByteBuffer.allocate(Math.min(maxLineBytes, (int) Math.min(Integer.MAX_VALUE - 8, channel.size())) + 1);
-        channel.read(head, 0);
+    /** Every line of a file whose header cannot be used is a bad record, saying why. */
+    private LineFormat.Decoder<T> unusableHeader(String why) {
+        return line -> {
+            throw new IllegalArgumentException("its header cannot be used: " + why);
+        };
+    }
+
+    /** The header line (the line being handled while there is no decoder yet) is refused: so are the lines after it. */
+    private void refuseHeader(String why) {
+        if (decoder == null) {
+            decoder = unusableHeader(why);
+        }
+    }
+
+    /** The decoder of a file resumed past its header: the header read again, and refused as it was when first read. */
+    private LineFormat.Decoder<T> resumedHeader() throws IOException {
+        ByteBuffer head = ByteBuffer.allocate((int) Math.min(bufferBound, channel.size()));
+        while (head.hasRemaining() && channel.read(head, head.position()) > 0) {
+            // a file read whole up to the bound
+        }
         head.flip();
+        byte[] a = head.array();
+        int end = head.limit();
         for (int i = 0; i < head.limit(); i++) {
-            if (head.get(i) == '\n') {
-                return new String(head.array(), 0, stripCr(head.array(), 0, i), StandardCharsets.UTF_8);
+            if (a[i] == '\n') {
+                end = i;
+                break;
             }
         }
-        return new String(head.array(), 0, head.limit(), StandardCharsets.UTF_8);
+        int length = stripCr(a, 0, end);
+        if (length > maxLineBytes) {
+            return unusableHeader(tooLong());
+        }
+        try {
+            return decoderFor(utf8.decode(ByteBuffer.wrap(a, 0, length)).toString());
+        } catch (CharacterCodingException e) {
+            return unusableHeader(NOT_UTF8);
+        }
+    }
+
+    private String tooLong() {
+        return "a line longer than " + maxLineBytes + " bytes (maxLineBytes)";
     }
 
     private static int stripCr(byte[] a, int from, int end) {
@@ -110,7 +148,7 @@ final class FileLineReader<T> implements SplitReader<T> {
                     continue;
                 }
                 // nothing more in the file now
-                if (follow || skippingLongLine && buf.hasRemaining()) {
+                if (follow) {
                     return emitted;
                 }
                 if (buf.hasRemaining()) {
@@ -153,20 +191,25 @@ final class FileLineReader<T> implements SplitReader<T> {
             buf.position(buf.limit());
             return true;
         }
-        if (buf.capacity() <= maxLineBytes) {
-            ByteBuffer bigger = ByteBuffer.allocate((int) Math.min((long) maxLineBytes + 1, buf.capacity() * 2L));
+        if (buf.capacity() < bufferBound) {
+            ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(bufferBound, buf.capacity() * 2L));
             bigger.put(buf).flip();
             buf = bigger;
             return true;
         }
-        handledLines++;
-        byte[] start = Arrays.copyOfRange(buf.array(), buf.position(), buf.position() + Math.min(buf.remaining(), 1024));
-        context.badRecord(name + ":" + handledLines, start,
-                new IllegalArgumentException("a line longer than " + maxLineBytes + " bytes (maxLineBytes)"));
+        refuseHeader(tooLong());
+        refuseTooLong(++handledLines, buf.array(), buf.position(), buf.remaining());
         skippingLongLine = true;
         handledOffset += buf.remaining();
         buf.position(buf.limit());
         return true;
+    }
+
+    /** Refuses line {@code line}, longer than the bound, keeping its first KiB. */
+    private void refuseTooLong(long line, byte[] a, int from, int length) {
+        emittingLine = line; // the record at fault, for messages
+        context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + Math.min(length, 1024)),
+                new IllegalArgumentException(tooLong()));
     }
 
     /** Handles the line that ends at {@code end} (a newline there when {@code newline}); returns 1 when it emitted a record. */
@@ -182,11 +225,18 @@ final class FileLineReader<T> implements SplitReader<T> {
             return 0;
         }
         long line = ++handledLines;
+        if (length > maxLineBytes) { // the buffer holds one byte more than the bound, for a "\r" that may not come
+            refuseHeader(tooLong());
+            refuseTooLong(line, a, from, length);
+            return 0;
+        }
         String text;
         try {
             text = utf8.decode(ByteBuffer.wrap(a, from, length)).toString();
         } catch (CharacterCodingException e) {
-            context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + length), new IllegalArgumentException("not UTF-8", e));
+            refuseHeader(NOT_UTF8);
+            emittingLine = line; // the record at fault, for messages
+            context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + length), new IllegalArgumentException(NOT_UTF8, e));
             return 0;
         }
         if (decoder == null) { // the header
@@ -203,6 +253,7 @@ final class FileLineReader<T> implements SplitReader<T> {
                 throw new IllegalArgumentException("the format decoded it to null");
             }
         } catch (Exception e) {
+            emittingLine = line; // the record at fault, for messages
             context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + length), e);
             return 0;
         }
@@ -211,9 +262,14 @@ final class FileLineReader<T> implements SplitReader<T> {
         return 1;
     }
 
+    /**
+     * The byte offset, the line count and whether the reader is passing over the rest of a refused
+     * line (a followed file stops in one while it is being written): a reader resumed there must
+     * pass over the rest too, not take it for a line.
+     */
     @Override
     public byte[] position() {
-        return ByteBuffer.allocate(16).putLong(handledOffset).putLong(handledLines).array();
+        return ByteBuffer.allocate(17).putLong(handledOffset).putLong(handledLines).put((byte) (skippingLongLine ? 1 : 0)).array();
     }
 
     /** The byte offset in a position. */
@@ -224,6 +280,11 @@ final class FileLineReader<T> implements SplitReader<T> {
     /** The line count in a position. */
     static long linesOf(byte[] position) {
         return ByteBuffer.wrap(position).getLong(8);
+    }
+
+    /** Whether a position is inside a refused line, passing over its rest (positions of 16 bytes never are). */
+    static boolean skippingOf(byte[] position) {
+        return position.length > 16 && position[16] == 1;
     }
 
     @Override

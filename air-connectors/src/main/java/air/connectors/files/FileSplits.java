@@ -62,7 +62,8 @@ final class FileSplits<T> implements Splits<T> {
         Path file = Files.isDirectory(root) ? root.resolve(split) : root;
         long offset = position == null ? 0 : FileLineReader.offsetOf(position);
         long lines = position == null ? 0 : FileLineReader.linesOf(position);
-        return new FileLineReader<>(file, split, format, offset, lines, maxLineBytes, !watch.isZero(), context);
+        boolean skipping = position != null && FileLineReader.skippingOf(position);
+        return new FileLineReader<>(file, split, format, offset, lines, skipping, maxLineBytes, !watch.isZero(), context);
     }
 
     @Override

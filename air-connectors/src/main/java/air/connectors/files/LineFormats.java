@@ -1,5 +1,6 @@
 package air.connectors.files;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
@@ -45,11 +46,15 @@ public final class LineFormats {
         return jsonLines(type, new ObjectMapper());
     }
 
-    /** One JSON document per line, mapped onto {@code type} by {@code mapper} (its settings decide what is an error). */
+    /**
+     * One JSON document per line, mapped onto {@code type} by {@code mapper} (its settings decide what
+     * is an error; anything after the document on its line always is: two records run together must
+     * not pass as the first).
+     */
     public static <T> LineFormat<T> jsonLines(Class<T> type, ObjectMapper mapper) {
         Objects.requireNonNull(type, "LineFormats.jsonLines(type, mapper): type is null");
         Objects.requireNonNull(mapper, "LineFormats.jsonLines(type, mapper): mapper is null");
-        ObjectReader reader = mapper.readerFor(type);
+        ObjectReader reader = mapper.readerFor(type).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         return new LineFormat<>() {
             @Override
             public Decoder<T> decoder(String header) {

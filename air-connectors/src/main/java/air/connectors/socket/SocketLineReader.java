@@ -195,6 +195,7 @@ final class SocketLineReader<T> implements SplitReader<T> {
     private void refuseLongLine() {
         if (!skippingLongLine) {
             lines++;
+            emittingLine = lines;
             byte[] start = Arrays.copyOfRange(buf.array(), buf.position(), buf.position() + Math.min(buf.remaining(), 1024));
             context.badRecord(name + " line " + lines, start,
                     new IllegalArgumentException("a line longer than " + maxLineBytes + " bytes (maxLineBytes)"));
@@ -217,6 +218,7 @@ final class SocketLineReader<T> implements SplitReader<T> {
         try {
             text = utf8.decode(ByteBuffer.wrap(a, from, length)).toString();
         } catch (CharacterCodingException e) {
+            emittingLine = line;
             context.badRecord(name + " line " + line, Arrays.copyOfRange(a, from, from + length), new IllegalArgumentException("not UTF-8", e));
             return 0;
         }
@@ -230,6 +232,7 @@ final class SocketLineReader<T> implements SplitReader<T> {
                 throw new IllegalArgumentException("the format decoded it to null");
             }
         } catch (Exception e) {
+            emittingLine = line;
             context.badRecord(name + " line " + line, Arrays.copyOfRange(a, from, from + length), e);
             return 0;
         }

@@ -51,11 +51,17 @@ final class SourceTasklet<T> extends Tasklet {
     private static final int SPIN_READS = 16;
     private static final long MAX_PAUSE_NANOS = 1_000_000;
 
+    /** Where the reader was when reading failed, taken before it was aborted. */
+    private volatile String failedAt;
+
     @Override
     protected void runBody() {
         boolean ended = false;
         try {
             ended = readAll();
+        } catch (RuntimeException | Error e) {
+            failedAt = position(); // before abort() releases what the reader knows of the record (its file:line)
+            throw e;
         } finally {
             if (ended) {
                 reader.close();
@@ -192,6 +198,10 @@ final class SourceTasklet<T> extends Tasklet {
 
     @Override
     protected String position() {
+        String at = failedAt;
+        if (at != null) {
+            return at;
+        }
         return "source instance " + instance + ", " + reader.describePosition();
     }
 }
