@@ -51,7 +51,7 @@ public final class Pipeline {
         if (sources.isEmpty()) {
             throw new IllegalStateException("the pipeline has no source: call readFrom(...) first");
         }
-        return Planner.plan(sources, config.workers(), config.routing(), config.progress());
+        return Planner.plan(sources, config.workers(), config.routing(), config.progress(), config.badRecordPolicy());
     }
 
     /** The physical plan as text, for the default configuration. */

@@ -3,6 +3,7 @@ package air.dsl;
 import air.dsl.impl.CallSite;
 import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.Codec;
 import air.runtime.api.JoinType;
 import air.runtime.api.OutputTag;
@@ -250,6 +251,49 @@ public final class Stage<T> {
             }
         }
         return new Stage<>(pipeline, attach(StageNode.Kind.SIDE_OUTPUT, OperatorInfo.of("sideOutput-" + tag.name(), site), tag, 0));
+    }
+
+    /**
+     * What happens to a record this stage's function throws on (or, for {@code map} and
+     * {@code lookup}, returns null for), instead of the job's default
+     * ({@link air.runtime.JobConfig#onBadRecord}, itself {@link BadRecordPolicy#fail()} unless set):
+     * <ul>
+     *   <li>{@link BadRecordPolicy#fail()}: the job fails, naming this stage (its call site), the
+     *       record and, behind a source, where the record came from;</li>
+     *   <li>{@link BadRecordPolicy#skip()}: the record is dropped and the job goes on; counted in the
+     *       meter {@code air.records.bad} (tags {@code job}, {@code operator}: this stage's name,
+     *       {@code policy}) and logged, at most one WARN line per worker every ten seconds;</li>
+     *   <li>{@link BadRecordPolicy#deadLetter deadLetter(sink)}: as skip, and the record goes to
+     *       {@code sink} as a {@link air.runtime.api.DeadLetter} (its origin where known, this
+     *       stage, its text as UTF-8, the error). The sink is the plan's like any other: with
+     *       checkpoints or replicas it must be exactly-once, and it rolls back with the job.</li>
+     * </ul>
+     * Applies to the stage it is called on: a {@code map}, {@code filter}, {@code flatMap},
+     * {@code lookup}, {@code withTimestamps} or a keyed {@code process} or {@code mapStateful}
+     * (whose timers count as records). Whatever the function did before it threw stays done: a
+     * process function's state changes and outputs, a flatMap's elements already emitted. Refused,
+     * naming this call, on any other stage: a source's undecodable records follow the source's own
+     * policy, and window aggregations, joins and key functions fail the job whatever the policy.
+     */
+    public Stage<T> onBadRecord(BadRecordPolicy policy) {
+        String site = CallSite.ofCaller();
+        pipeline.checkOpen("onBadRecord", site);
+        Objects.requireNonNull(policy, "onBadRecord(policy) at " + site + ": policy is null");
+        String call = "onBadRecord(" + policy.label() + ") at " + site;
+        if (!node.takesBadRecordPolicy()) {
+            String why = switch (node.kind()) {
+                case SOURCE -> "it is a source, which runs no function of yours; what a source cannot decode follows the source's own"
+                        + " policy (e.g. FileSources.lines(...).onBadRecord(policy), KafkaSources.strings(...).onBadRecord(policy))";
+                case AGGREGATE, TOP_K, JOIN, INTERVAL_JOIN, LOOKUP_JOIN -> "the functions of window aggregations and joins fail the job"
+                        + " whatever the policy; apply it to the map, filter or flatMap in front of them instead";
+                default -> "it runs no function of yours";
+            };
+            throw new IllegalStateException(call + ": " + node.info().name() + " takes no bad-record policy: " + why
+                    + ". Call onBadRecord right after the map, filter, flatMap, lookup, withTimestamps or process whose function"
+                    + " it is for");
+        }
+        node.badRecords(policy, call);
+        return this;
     }
 
     Pipeline pipeline() {

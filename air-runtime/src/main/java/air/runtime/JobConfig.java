@@ -1,5 +1,6 @@
 package air.runtime;
 
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.TimeSource;
 import air.runtime.plan.Progress;
@@ -37,6 +38,7 @@ public final class JobConfig {
     private Cluster cluster;
     private List<JobListener> listeners = List.of();
     private TimeSource timeSource = TimeSource.SYSTEM;
+    private BadRecordPolicy badRecordPolicy = BadRecordPolicy.fail();
 
     private JobConfig() {
     }
@@ -65,6 +67,7 @@ public final class JobConfig {
         c.cluster = cluster;
         c.listeners = listeners;
         c.timeSource = timeSource;
+        c.badRecordPolicy = badRecordPolicy;
         return c;
     }
 
@@ -352,6 +355,30 @@ public final class JobConfig {
         return alignmentBufferBytes;
     }
 
+    /**
+     * What happens, by default, to a record a user function throws on: the function of a
+     * {@code map}, {@code filter}, {@code flatMap}, {@code lookup}, {@code withTimestamps} or keyed
+     * {@code process} (and {@code mapStateful}) stage, or a {@code map} or {@code lookup} that
+     * returns null. {@link BadRecordPolicy#fail()} (the default) fails the job, naming the stage and
+     * the record; {@link BadRecordPolicy#skip()} drops the record, counted in {@code air.records.bad}
+     * and logged; {@link BadRecordPolicy#deadLetter} also writes it, as a
+     * {@link air.runtime.api.DeadLetter}, to a sink of its own (exactly-once under checkpoints or
+     * replicas, as every sink). A stage's own {@code onBadRecord(policy)} overrides this one.
+     * Key functions, window aggregations, joins and sinks fail the job whatever the policy; a
+     * source's undecodable records follow the source's own policy.
+     */
+    public JobConfig onBadRecord(BadRecordPolicy policy) {
+        Objects.requireNonNull(policy, "JobConfig.onBadRecord(policy): policy is null");
+        JobConfig c = copy();
+        c.badRecordPolicy = policy;
+        return c;
+    }
+
+    /** The job's default for records a user function throws on; see {@link #onBadRecord}. */
+    public BadRecordPolicy badRecordPolicy() {
+        return badRecordPolicy;
+    }
+
     /** The registry that receives the job's {@code air.*} meters; a private one when unset. */
     public JobConfig meterRegistry(MeterRegistry registry) {
         Objects.requireNonNull(registry, "JobConfig.meterRegistry(registry): registry is null");
@@ -425,6 +452,7 @@ public final class JobConfig {
                 + ", queueCapacity=" + queueCapacity + ", specializeOperators=" + specializeOperators + ", routing=" + routing
                 + ", progress=" + progress + ", watermarkIntervalMs=" + watermarkIntervalMs + ", idleTimeoutMs=" + idleTimeoutMs
                 + (timeSource != TimeSource.SYSTEM ? ", timeSource=" + timeSource : "")
+                + (badRecordPolicy instanceof BadRecordPolicy.Fail ? "" : ", onBadRecord=" + badRecordPolicy.label())
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
                 + (checkpointStore != null || replicas > 0 ? ", whole state every " + fullCheckpointEvery + " checkpoint(s)" : "")
                 + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")

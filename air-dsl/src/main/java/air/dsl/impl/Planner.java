@@ -1,6 +1,7 @@
 package air.dsl.impl;
 
 import air.runtime.api.AggregateOp;
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.Codec;
 import air.runtime.api.CountWindow;
 import air.runtime.api.JoinFunction;
@@ -51,7 +52,9 @@ import java.util.function.ToLongFunction;
  * copy per path computes the same). A window operator's partial half ends the vertex that feeds
  * it, behind a shuffle edge to its final half; a join has an edge per side. Vertices are
  * numbered in topological order, so edges only go forward. A {@code topK} is planned as a window
- * aggregation whose final half ranks the keys of each window instead of emitting each.
+ * aggregation whose final half ranks the keys of each window instead of emitting each. A stage
+ * whose bad records go to a dead-letter sink ends its chain with a fork that splits them off to
+ * that sink ({@link TailSpec.Fork#deadLetters}): a sink of the plan, checkpointed like any other.
  */
 public final class Planner {
 
@@ -69,8 +72,8 @@ public final class Planner {
 
     /** The payload of a static {@code lookup} stage. */
     public record LookupSpec(Function<?, ?> valueOf, Function<?, ?> keyFn, boolean inner, BiFunction<?, ?, ?> joinFn) {
-        OpSpec toOp(OperatorInfo info) {
-            return new OpSpec.Lookup(info, valueOf, keyFn, inner, joinFn);
+        OpSpec toOp(OperatorInfo info, BadRecordPolicy badRecords) {
+            return new OpSpec.Lookup(info, valueOf, keyFn, inner, joinFn, badRecords);
         }
     }
 
@@ -92,6 +95,15 @@ public final class Planner {
     private final int parallelism;
     private final Routing routing;
     private final Progress progress;
+    /** The job's bad-record policy for stages that set none of their own. */
+    private final BadRecordPolicy badRecords;
+    /**
+     * Per dead-letter sink, how many sink tails write to it (one per stage and path that uses it),
+     * and how many were planned so far: its writers are numbered across all of them, as a sink's
+     * are across the copies of a merge, so that none collide.
+     */
+    private final Map<SinkFactory<?>, Integer> deadLetterTails = new IdentityHashMap<>();
+    private final Map<SinkFactory<?>, Integer> deadLetterTailsMade = new IdentityHashMap<>();
     private final Map<StageNode, Integer> vertexOf = new IdentityHashMap<>();
     private final Map<StageNode, Integer> reach = new IdentityHashMap<>();
     private final Map<StageNode, Integer> copiesMade = new IdentityHashMap<>();
@@ -100,15 +112,21 @@ public final class Planner {
     private final Map<SinkFactory<?>, SinkFactory<?>> unstamped = new IdentityHashMap<>();
     private int vertex;
 
-    private Planner(int parallelism, Routing routing, Progress progress) {
+    private Planner(int parallelism, Routing routing, Progress progress, BadRecordPolicy badRecords) {
         this.parallelism = parallelism;
         this.routing = routing;
         this.progress = progress;
+        this.badRecords = badRecords;
     }
 
     /** Plans the graph that {@code sources} start; a stage that feeds nothing, or a cycle, is refused naming the stage. */
     public static PhysicalPlan plan(List<StageNode> sources, int parallelism, Routing routing, Progress progress) {
-        return new Planner(parallelism, routing, progress).plan(sources);
+        return plan(sources, parallelism, routing, progress, BadRecordPolicy.fail());
+    }
+
+    /** {@link #plan(List, int, Routing, Progress)} with {@code badRecords} for the user functions of stages that set no policy. */
+    public static PhysicalPlan plan(List<StageNode> sources, int parallelism, Routing routing, Progress progress, BadRecordPolicy badRecords) {
+        return new Planner(parallelism, routing, progress, badRecords).plan(sources);
     }
 
     private PhysicalPlan plan(List<StageNode> sources) {
@@ -130,10 +148,11 @@ public final class Planner {
                 reach.put(n, paths);
             }
         }
+        countDeadLetterTails(order);
         List<VertexPlan> vertices = new ArrayList<>();
         for (StageNode head : heads) {
             vertex = vertexOf.get(head);
-            TailSpec.Branch body = walk(head);
+            TailSpec.Branch body = after(head);
             vertices.add(new VertexPlan(vertex, parallelism, headSpec(head), body.chain(), body.tail()));
         }
         return new PhysicalPlan(vertices, edges);
@@ -154,6 +173,55 @@ public final class Planner {
                         + "; a name identifies a stage's state in checkpoints, so give each stage its own name");
             }
         }
+    }
+
+    /** The bad-record policy of stage {@code n}'s user function: its own, else the job's. */
+    private BadRecordPolicy badRecords(StageNode n) {
+        return n.badRecords() != null ? n.badRecords() : badRecords;
+    }
+
+    /**
+     * Counts the sink tails of each dead-letter sink ({@link #deadLetterTails}); a dead-letter
+     * sink that is also a stage's output ({@code writeTo}, late records) is refused, naming the
+     * call that set the policy: the two would write the same writers.
+     */
+    private void countDeadLetterTails(List<StageNode> order) {
+        Map<SinkFactory<?>, StageNode> outputs = new IdentityHashMap<>();
+        for (StageNode n : order) {
+            if (n.kind() == StageNode.Kind.SINK || n.kind() == StageNode.Kind.LATE_OUTPUT) {
+                outputs.putIfAbsent((SinkFactory<?>) n.payload(), n);
+            }
+        }
+        for (StageNode n : order) {
+            if (n.takesBadRecordPolicy() && badRecords(n) instanceof BadRecordPolicy.DeadLetters d) {
+                StageNode other = outputs.get(d.sink());
+                if (other != null) {
+                    throw new IllegalArgumentException((n.badRecordsCall() != null ? n.badRecordsCall()
+                            : "JobConfig.onBadRecord(dead-letter), the default of " + n.info().name()) + ": its dead-letter sink ("
+                            + d.sink().describe() + ") is also the output of " + other.info().name()
+                            + "; give dead letters a sink of their own");
+                }
+                deadLetterTails.merge(d.sink(), reach.get(n), Integer::sum);
+            }
+        }
+    }
+
+    /**
+     * What follows stage {@code n} in its vertex; behind a stage whose bad records go to a
+     * dead-letter sink, a fork whose first branch takes the records and whose second the stage's
+     * dead letters, written by that sink.
+     */
+    private TailSpec.Branch after(StageNode n) {
+        TailSpec.Branch rest = walk(n);
+        if (!n.takesBadRecordPolicy() || !(badRecords(n) instanceof BadRecordPolicy.DeadLetters d)) {
+            return rest;
+        }
+        int copy = deadLetterTailsMade.merge(d.sink(), 1, Integer::sum) - 1;
+        OperatorInfo info = new OperatorInfo("dead-letters", n.info().callSite(),
+                n.info().label() == null ? null : n.info().label() + "-dead-letters");
+        TailSpec.Sink sink = new TailSpec.Sink(info, d.sink(), copy, deadLetterTails.get(d.sink()));
+        return new TailSpec.Branch(List.of(), new TailSpec.Fork(OperatorInfo.of("dead-letter-fork", n.info().callSite()),
+                List.of(rest, new TailSpec.Branch(List.of(), sink)), true));
     }
 
     private static boolean isHead(StageNode n) {
@@ -245,11 +313,12 @@ public final class Planner {
     /** {@code n} reached from {@code from}: its operator, then what follows it. */
     private TailSpec.Branch enter(StageNode n, StageNode from) {
         return switch (n.kind()) {
-            case MAP -> prepend(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload()), walk(n));
-            case FILTER -> prepend(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload()), walk(n));
-            case FLAT_MAP -> prepend(flatMap(n), walk(n));
-            case LOOKUP -> prepend(((LookupSpec) n.payload()).toOp(n.info()), walk(n));
-            case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument()), walk(n));
+            case MAP -> prepend(new OpSpec.Map(n.info(), (Function<?, ?>) n.payload(), badRecords(n)), after(n));
+            case FILTER -> prepend(new OpSpec.Filter(n.info(), (Predicate<?>) n.payload(), badRecords(n)), after(n));
+            case FLAT_MAP -> prepend(flatMap(n), after(n));
+            case LOOKUP -> prepend(((LookupSpec) n.payload()).toOp(n.info(), badRecords(n)), after(n));
+            case TIMESTAMPS -> prepend(new OpSpec.Timestamps(n.info(), (ToLongFunction<?>) n.payload(), n.argument(), badRecords(n)),
+                    after(n));
             case KEY_BY, WINDOW, LATE_OUTPUT, LATENESS, EARLY_RESULTS, MERGE, TABLE -> walk(n);
             case SIDE_OUTPUT -> {
                 String tag = ((OutputTag<?>) n.payload()).name();
@@ -332,7 +401,8 @@ public final class Planner {
                         tags.add((OutputTag<?>) d.payload());
                     }
                 }
-                yield rethrowNamed(n, () -> new HeadSpec.KeyedProcess(n.info(), processKey(n), p.fn(), p.states(), tags, n.timestamped()));
+                yield rethrowNamed(n, () -> new HeadSpec.KeyedProcess(n.info(), processKey(n), p.fn(), p.states(), tags, n.timestamped(),
+                        badRecords(n)));
             }
             default -> throw new IllegalStateException(n.info().name() + " does not head a vertex");
         };
@@ -467,7 +537,7 @@ public final class Planner {
     }
 
     @SuppressWarnings("unchecked")
-    private static OpSpec flatMap(StageNode n) {
-        return new OpSpec.FlatMap(n.info(), (Function<?, ? extends Iterable<?>>) n.payload());
+    private OpSpec flatMap(StageNode n) {
+        return new OpSpec.FlatMap(n.info(), (Function<?, ? extends Iterable<?>>) n.payload(), badRecords(n));
     }
 }

@@ -1,5 +1,6 @@
 package air.dsl.impl;
 
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.plan.OperatorInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,10 @@ public final class StageNode {
     private final boolean timestamped;
     private final List<StageNode> downstreams = new ArrayList<>();
     private OperatorInfo info;
+    /** This stage's own bad-record policy ({@code onBadRecord}), or null: the job's default. */
+    private BadRecordPolicy badRecords;
+    /** Where {@link #badRecords} was set: {@code onBadRecord(skip) at Job.java:42}. */
+    private String badRecordsCall;
 
     public StageNode(Kind kind, StageNode upstream, OperatorInfo info, Object payload, long argument, boolean timestamped) {
         this(kind, upstream == null ? List.of() : List.of(upstream), info, payload, argument, timestamped);
@@ -86,6 +91,30 @@ public final class StageNode {
 
     public void label(String name) {
         info = info.withLabel(name);
+    }
+
+    /** Sets this stage's own bad-record policy, set by {@code call} (the latest call wins). */
+    public void badRecords(BadRecordPolicy policy, String call) {
+        badRecords = Objects.requireNonNull(policy);
+        badRecordsCall = call;
+    }
+
+    /** This stage's own bad-record policy, or null when it follows the job's default. */
+    public BadRecordPolicy badRecords() {
+        return badRecords;
+    }
+
+    /** The call that set {@link #badRecords()}, or null. */
+    public String badRecordsCall() {
+        return badRecordsCall;
+    }
+
+    /** Whether this stage runs a user function per record that a bad-record policy applies to. */
+    public boolean takesBadRecordPolicy() {
+        return switch (kind) {
+            case MAP, FILTER, FLAT_MAP, LOOKUP, TIMESTAMPS, PROCESS -> true;
+            default -> false;
+        };
     }
 
     /** Links a downstream stage; a stage may feed any number (every one sees every record). */

@@ -1,5 +1,6 @@
 package air.runtime.plan;
 
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.JoinFunction;
 import air.runtime.api.JoinType;
 import air.runtime.api.KeyedProcessFunction;
@@ -9,6 +10,7 @@ import air.runtime.api.StateDescriptor;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -140,11 +142,19 @@ public sealed interface HeadSpec {
      * A keyed process function behind a KEY exchange ({@link TailSpec.Spread#KEY}: each record to
      * the instance owning its key's hash), with per-key {@code states}, timers, and records for the
      * side outputs {@code sideOutputs} wrapped as {@link SideOutputItem}s. {@code timestamped}: its
-     * input carries event time (a time to live needs it).
+     * input carries event time (a time to live needs it). {@code badRecords}: what happens to a record (or timer) the function
+     * throws on; under {@link BadRecordPolicy#deadLetter} the vertex's tail is a {@link TailSpec.Fork} whose last branch takes
+     * the dead letters ({@link TailSpec.Fork#deadLetters}).
      */
     record KeyedProcess(OperatorInfo info, KeySpec key, KeyedProcessFunction<?, ?, ?> function, List<StateDescriptor<?>> states,
-                        List<OutputTag<?>> sideOutputs, boolean timestamped) implements HeadSpec {
+                        List<OutputTag<?>> sideOutputs, boolean timestamped, BadRecordPolicy badRecords) implements HeadSpec {
+        public KeyedProcess(OperatorInfo info, KeySpec key, KeyedProcessFunction<?, ?, ?> function, List<StateDescriptor<?>> states,
+                            List<OutputTag<?>> sideOutputs, boolean timestamped) {
+            this(info, key, function, states, sideOutputs, timestamped, BadRecordPolicy.fail());
+        }
+
         public KeyedProcess {
+            Objects.requireNonNull(badRecords, "badRecords");
             states = List.copyOf(states);
             sideOutputs = List.copyOf(sideOutputs);
             Set<String> names = new HashSet<>();
@@ -167,7 +177,8 @@ public sealed interface HeadSpec {
 
         public String describe() {
             return "process " + info + " by " + key.info().name() + " states " + states
-                    + (sideOutputs.isEmpty() ? "" : " side outputs " + sideOutputs.stream().map(OutputTag::name).toList());
+                    + (sideOutputs.isEmpty() ? "" : " side outputs " + sideOutputs.stream().map(OutputTag::name).toList())
+                    + OpSpec.onBadRecords(badRecords);
         }
 
         public int inputs() { return 1; }

@@ -87,17 +87,31 @@ public sealed interface TailSpec {
         }
     }
 
-    /** Every record goes down each branch, in order: a stage that feeds several stages. */
-    record Fork(OperatorInfo info, List<Branch> branches) implements TailSpec {
+    /**
+     * Every record goes down each branch, in order: a stage that feeds several stages. With
+     * {@code deadLetters}, it has two branches and splits instead: records go down the first; the
+     * second takes only the {@link air.runtime.api.DeadLetter}s of the operator just before the
+     * fork (the last of its chain, or the vertex's head), whose user function failed on them under
+     * {@link air.runtime.api.BadRecordPolicy#deadLetter}. Progress and the end of input go down both.
+     */
+    record Fork(OperatorInfo info, List<Branch> branches, boolean deadLetters) implements TailSpec {
+        public Fork(OperatorInfo info, List<Branch> branches) {
+            this(info, branches, false);
+        }
+
         public Fork {
             branches = List.copyOf(branches);
             if (branches.size() < 2) {
                 throw new IllegalArgumentException(info.name() + ": a fork needs at least two branches, has " + branches.size());
             }
+            if (deadLetters && branches.size() != 2) {
+                throw new IllegalArgumentException(info.name() + ": a dead-letter fork has two branches (records, dead letters), not "
+                        + branches.size());
+            }
         }
 
         public String describe() {
-            return "fork into " + branches.size() + " branches " + info;
+            return deadLetters ? "records to branch 1, dead letters to branch 2 " + info : "fork into " + branches.size() + " branches " + info;
         }
     }
 

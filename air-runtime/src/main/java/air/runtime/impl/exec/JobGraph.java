@@ -15,6 +15,7 @@ import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
 import air.runtime.impl.inbound.RepeatFilter;
 import air.runtime.impl.ops.ChainTail;
+import air.runtime.impl.ops.DeadLetterFork;
 import air.runtime.impl.ops.ExchangeOp;
 import air.runtime.impl.ops.ForkOp;
 import air.runtime.impl.ops.ForkTail;
@@ -195,8 +196,16 @@ public final class JobGraph {
         return numbering.globalParallelism(v);
     }
 
-    /** A chain or branch as built for one instance: where records enter it, and its tail as checkpointing sees it. */
-    private record Built(Inlet<?> head, ChainTail tail) { }
+    /**
+     * A chain or branch as built for one instance: where records enter it, and its tail as
+     * checkpointing sees it; {@code deadLetters}: where the dead letters of the operator in front
+     * of it go, when that one's bad-record policy is dead-letter (its tail is a dead-letter fork), else null.
+     */
+    private record Built(Inlet<?> head, ChainTail tail, Inlet<?> deadLetters) {
+        Built(Inlet<?> head, ChainTail tail) {
+            this(head, tail, null);
+        }
+    }
 
     private void buildVertex(VertexPlan v) {
         OperatorPositions positions = new OperatorPositions(v.id());
@@ -204,7 +213,7 @@ public final class JobGraph {
             positions.nextInstance();
             List<TaskletState.Op> stateful = new ArrayList<>();
             Built body = buildBranch(v, i, v.chain(), v.tail(), positions, stateful);
-            buildHead(v, i, body.head(), positions, stateful, body.tail());
+            buildHead(v, i, body, positions, stateful);
         }
         slots.addAll(positions.slots());
     }
@@ -216,10 +225,12 @@ public final class JobGraph {
         List<TaskletState.Op> tailState = new ArrayList<>();
         Built tail = buildTail(v, instance, tailSpec, positions, tailState);
         Inlet<?> next = tail.head();
+        Inlet<?> deadLetters = tail.deadLetters(); // for the chain's last operator, or the head when the chain is empty
         List<TaskletState.Op> chainState = new ArrayList<>();
         for (int k = chain.size() - 1; k >= 0; k--) {
             int position = first + k;
-            Inlet<?> op = ops.chainOp(v.id(), position, chain.get(k), next);
+            Inlet<?> op = ops.chainOp(v.id(), position, chain.get(k), next, deadLetters);
+            deadLetters = null;
             positions.add(position, OperatorFactory.kindOf(chain.get(k)), chain.get(k).info(), op, next);
             if (op instanceof Snapshotting s) {
                 chainState.add(0, new TaskletState.Op(ids.of(chain.get(k)), s));
@@ -228,7 +239,7 @@ public final class JobGraph {
         }
         stateful.addAll(chainState);
         stateful.addAll(tailState);
-        return new Built(next, tail.tail());
+        return new Built(next, tail.tail(), deadLetters);
     }
 
     private Built buildTail(VertexPlan v, int instance, TailSpec tailSpec, OperatorPositions positions, List<TaskletState.Op> stateful) {
@@ -283,10 +294,19 @@ public final class JobGraph {
                 stateful.add(new TaskletState.Op(ids.of(x), (Snapshotting) op));
                 return new Built(op, (ChainTail) op);
             }
+            case TailSpec.Fork f when f.deadLetters() -> {
+                // records go down the first branch only; the operator in front sends its dead letters straight into the second
+                Built main = buildForkBranch(v, instance, f.branches().get(0), positions, stateful);
+                Built dead = buildForkBranch(v, instance, f.branches().get(1), positions, stateful);
+                int position = positions.take();
+                Inlet<?> fork = ops.create(v.id(), position, DeadLetterFork.class, f.info(), main.head(), dead.head());
+                positions.add(position, "fork", f.info(), fork, main.head());
+                return new Built(fork, new ForkTail(List.of(main.tail(), dead.tail())), dead.head());
+            }
             case TailSpec.Fork f -> {
                 List<Built> branches = new ArrayList<>();
                 for (TailSpec.Branch b : f.branches()) {
-                    branches.add(buildBranch(v, instance, b.chain(), b.tail(), positions, stateful));
+                    branches.add(buildForkBranch(v, instance, b, positions, stateful));
                 }
                 Inlet<?> head = branches.get(branches.size() - 1).head();
                 for (int b = branches.size() - 2; b >= 0; b--) {
@@ -298,6 +318,17 @@ public final class JobGraph {
                 return new Built(head, new ForkTail(branches.stream().map(Built::tail).toList()));
             }
         }
+    }
+
+    /** One branch of a fork: an operator in front of a dead-letter fork is on the branch's chain, never missing. */
+    private Built buildForkBranch(VertexPlan v, int instance, TailSpec.Branch b, OperatorPositions positions,
+                                  List<TaskletState.Op> stateful) {
+        Built built = buildBranch(v, instance, b.chain(), b.tail(), positions, stateful);
+        if (built.deadLetters() != null) {
+            throw new IllegalStateException("vertex " + v.id() + ": " + b.tail().info() + " takes dead letters, but no operator is in front"
+                    + " of it on its branch");
+        }
+        return built;
     }
 
     /**
@@ -389,20 +420,27 @@ public final class JobGraph {
         return PartNames.of(v.id(), global(instance, v));
     }
 
-    private void buildHead(VertexPlan v, int instance, Inlet<?> next, OperatorPositions positions, List<TaskletState.Op> stateful,
-                           ChainTail tail) {
+    /** The head of instance {@code instance} of {@code v}, in front of {@code body} (which gets the head's dead letters, if any). */
+    private void buildHead(VertexPlan v, int instance, Built body, OperatorPositions positions, List<TaskletState.Op> stateful) {
+        Inlet<?> next = body.head();
+        ChainTail tail = body.tail();
         String name = "v" + v.id() + "#" + instance;
         Checkpointing cp = checkpoints.apply(partName(v, instance));
         TaskletState state = new TaskletState(partName(v, instance), ids.of(v.head()), stateful, tail);
         parts.add(partName(v, instance));
         if (v.head() instanceof HeadSpec.Source s) {
+            if (body.deadLetters() != null) {
+                throw new IllegalStateException("vertex " + v.id() + ": a source has no bad-record policy of a user function to dead-letter");
+            }
             SourceReader<?> reader = openReader(v, s, instance);
+            ops.bindOrigins(reader::describePosition); // the chain runs inside the reader's emit: its position is the record's origin
             positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
             tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
                     state, cp));
             return;
         }
-        OperatorFactory.Head head = ops.head(v.id(), v.head(), global(instance, v), globalParallelism(v), next);
+        OperatorFactory.Head head = ops.head(v.id(), v.head(), global(instance, v), globalParallelism(v), next, body.deadLetters());
+        ops.bindOrigins(null); // past a shuffle a record's origin is not known
         positions.add(0, head.kind(), v.head().info(), head.op(), next);
         bindFinal(v, instance, v.head().info(), head.op(), head.progress(), head.epochLength(), next, state, cp, head.window());
     }

@@ -1,8 +1,10 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobConfig;
+import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.LongAggregateOp;
 import air.runtime.api.SourceReader;
+import air.runtime.impl.ops.BadRecordHandler;
 import air.runtime.impl.ops.CountWindowOp;
 import air.runtime.impl.ops.EventClock;
 import air.runtime.impl.ops.ExchangeInOp;
@@ -39,8 +41,12 @@ import air.runtime.plan.Progress;
 import air.runtime.plan.WindowAggregation;
 import air.runtime.plan.WindowOutput;
 import air.runtime.source.GeneratorSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds one graph's operators from their specs: each (vertex, position, class) gets its own copy
@@ -57,10 +63,15 @@ final class OperatorFactory {
     private final ClassSpecializer specializer;
     private final Map<String, Class<?>> classes = new HashMap<>();
     private final Map<String, EventClock> clocks = new HashMap<>();
+    /** Where bad records are counted ({@code air.records.bad}). */
+    private final MeterRegistry meters;
+    /** The bad-record handlers made since the last {@link #bindOrigins}: the instance being built now. */
+    private final List<BadRecordHandler> unbound = new ArrayList<>();
 
     OperatorFactory(JobConfig config) {
         this.config = config;
         this.specializer = new ClassSpecializer(config.specializeOperators());
+        this.meters = config.meterRegistryOrDefault();
     }
 
     /** An instance of this graph's copy of {@code type} at (vertex, position). */
@@ -79,18 +90,42 @@ final class OperatorFactory {
                 : s.factory().createReader(global, globalParallelism);
     }
 
-    /** A stateless chain operator in front of {@code next}. */
-    Inlet<?> chainOp(int vertex, int position, OpSpec spec, Inlet<?> next) {
+    /**
+     * A stateless chain operator in front of {@code next}; {@code deadLetters}: the head of the
+     * dead-letter branch behind it when its bad-record policy is dead-letter, else null.
+     */
+    Inlet<?> chainOp(int vertex, int position, OpSpec spec, Inlet<?> next, Inlet<?> deadLetters) {
+        BadRecordHandler bad = badRecords(spec.badRecords(), spec.info(), deadLetters);
         return switch (spec) {
-            case OpSpec.Map m -> create(vertex, position, MapOp.class, m.info(), m.fn(), next);
-            case OpSpec.Filter f -> create(vertex, position, FilterOp.class, f.info(), f.predicate(), next);
-            case OpSpec.FlatMap f -> create(vertex, position, FlatMapOp.class, f.info(), f.fn(), next);
-            case OpSpec.Lookup l -> create(vertex, position, LookupOp.class, l.info(), l.valueOf(), l.keyFn(), l.inner(), l.joinFn(), next);
+            case OpSpec.Map m -> create(vertex, position, MapOp.class, m.info(), m.fn(), bad, next);
+            case OpSpec.Filter f -> create(vertex, position, FilterOp.class, f.info(), f.predicate(), bad, next);
+            case OpSpec.FlatMap f -> create(vertex, position, FlatMapOp.class, f.info(), f.fn(), bad, next);
+            case OpSpec.Lookup l -> create(vertex, position, LookupOp.class, l.info(), l.valueOf(), l.keyFn(), l.inner(), l.joinFn(), bad,
+                    next);
             case OpSpec.Stamp t -> create(vertex, position, StampOp.class, t.info(), next);
-            case OpSpec.Timestamps t -> create(vertex, position, TimestampOp.class, t.info(), t.timestampFn(), t.allowedDisorderMs(),
+            case OpSpec.Timestamps t -> create(vertex, position, TimestampOp.class, t.info(), t.timestampFn(), bad, t.allowedDisorderMs(),
                     watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
                     clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), config.timeSource(), next);
         };
+    }
+
+    /** One instance's handler of {@code policy} for operator {@code info}, chosen once; {@code deadLetters}: see {@link #chainOp}. */
+    private BadRecordHandler badRecords(BadRecordPolicy policy, OperatorInfo info, Inlet<?> deadLetters) {
+        BadRecordHandler handler = BadRecordHandler.of(policy, info, config.name(), meters, deadLetters);
+        unbound.add(handler);
+        return handler;
+    }
+
+    /**
+     * The instance just built reads its records from a source whose reader says where the current
+     * one came from ({@code origin}; null: it does not, the vertex is fed by a shuffle): its
+     * bad-record handlers put that in their logs and dead letters.
+     */
+    void bindOrigins(Supplier<String> origin) {
+        if (origin != null) {
+            unbound.forEach(h -> h.originFrom(origin));
+        }
+        unbound.clear();
     }
 
     /** What meters and reports call a chain operator. */
@@ -110,9 +145,15 @@ final class OperatorFactory {
         return config.progress() == Progress.HEWMELD ? 0 : config.watermarkIntervalMs() * 1_000_000L;
     }
 
-    /** The head operator of a vertex fed by shuffles, for global instance {@code global} of {@code n}, in front of {@code next}. */
+    /**
+     * The head operator of a vertex fed by shuffles, for global instance {@code global} of {@code n}, in front of {@code next};
+     * {@code deadLetters}: the head of the dead-letter branch behind a process function whose policy is dead-letter, else null.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    Head head(int vertex, HeadSpec spec, int global, int n, Inlet<?> next) {
+    Head head(int vertex, HeadSpec spec, int global, int n, Inlet<?> next, Inlet<?> deadLetters) {
+        if (deadLetters != null && !(spec instanceof HeadSpec.KeyedProcess)) {
+            throw new IllegalStateException(spec.info().name() + ": a dead-letter branch behind a head without a user function's policy");
+        }
         return switch (spec) {
             case HeadSpec.Source s -> throw new IllegalArgumentException(s.info() + " is a source: its tasklet reads it, no operator");
             // an exchange carries records and low watermarks, whatever the job's progress mode
@@ -120,7 +161,8 @@ final class OperatorFactory {
                     1, false);
             // a process function's KEY exchange carries records and low watermarks too
             case HeadSpec.KeyedProcess p -> new Head(new KeyedProcessOp(p.info(), keyHash(p.key()), p.function(), p.states(), p.sideOutputs(),
-                    p.timestamped(), config.timeSource(), next), "process", Progress.WATERMARK, 1, false);
+                    p.timestamped(), config.timeSource(), badRecords(p.badRecords(), p.info(), deadLetters), next), "process",
+                    Progress.WATERMARK, 1, false);
             case HeadSpec.FinalWindow fw -> {
                 WindowAggregation agg = fw.aggregation();
                 KeyedFrameFactory<?> frames = frameFactory(vertex, 0, fw.info(), agg);

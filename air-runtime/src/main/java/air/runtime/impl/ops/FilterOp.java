@@ -7,13 +7,15 @@ import java.util.function.Predicate;
 public final class FilterOp<T> extends ForwardingOperator<T, T> {
 
     private final Predicate<? super T> predicate;
+    private final BadRecordHandler badRecords;
     private long received;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public FilterOp(OperatorInfo info, Predicate<? super T> predicate, Inlet<? super T> next) {
+    public FilterOp(OperatorInfo info, Predicate<? super T> predicate, BadRecordHandler badRecords, Inlet<? super T> next) {
         super(info, next);
         this.predicate = predicate;
+        this.badRecords = badRecords;
     }
 
     @Override
@@ -23,7 +25,8 @@ public final class FilterOp<T> extends ForwardingOperator<T, T> {
         try {
             pass = predicate.test(item);
         } catch (RuntimeException e) {
-            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+            badRecords.failed(timestamp, item, "threw on", e);
+            return;
         }
         if (pass) {
             next.accept(timestamp, item);

@@ -7,13 +7,16 @@ import java.util.function.Function;
 public final class FlatMapOp<T, R> extends ForwardingOperator<T, R> {
 
     private final Function<? super T, ? extends Iterable<? extends R>> fn;
+    private final BadRecordHandler badRecords;
     private long received;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public FlatMapOp(OperatorInfo info, Function<? super T, ? extends Iterable<? extends R>> fn, Inlet<? super R> next) {
+    public FlatMapOp(OperatorInfo info, Function<? super T, ? extends Iterable<? extends R>> fn, BadRecordHandler badRecords,
+                     Inlet<? super R> next) {
         super(info, next);
         this.fn = fn;
+        this.badRecords = badRecords;
     }
 
     @Override
@@ -23,15 +26,16 @@ public final class FlatMapOp<T, R> extends ForwardingOperator<T, R> {
         try {
             outs = fn.apply(item);
         } catch (RuntimeException e) {
-            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+            badRecords.failed(timestamp, item, "threw on", e);
+            return;
         }
         if (outs == null) {
             return;
         }
         for (R out : outs) {
-            if (out == null) {
-                throw new OperatorFailure(info, "produced a null element for " + OperatorFailure.preview(item),
-                        new NullPointerException("flatMap results must not contain null"));
+            if (out == null) { // the elements before it are already on their way
+                badRecords.failed(timestamp, item, "produced a null element for", new NullPointerException("flatMap results must not contain null"));
+                return;
             }
             next.accept(timestamp, out);
         }

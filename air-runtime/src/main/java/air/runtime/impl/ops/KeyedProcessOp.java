@@ -38,6 +38,10 @@ import java.util.Set;
  *       below the progress this operator already let downstream ({@link #forwarded}), so the
  *       default {@link #outputProgress} holds; a processing-time timer's outputs carry the newest
  *       event time reached.</li>
+ *   <li>A record or timer the function throws on goes to the stage's {@link BadRecordHandler}: the
+ *       job fails (the default), or it is skipped or dead-lettered, with whatever the function did
+ *       before it threw (state changed, outputs emitted) kept. A failure downstream of an output
+ *       is never taken for the function's own.</li>
  * </ul>
  */
 public final class KeyedProcessOp implements Operator, Counted, WindowStats, ProcessContext<Object, Object> {
@@ -48,6 +52,7 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     private final OperatorInfo info;
     private final KeyHash keys;
     private final KeyedProcessFunction<Object, Object, Object> fn;
+    private final BadRecordHandler badRecords;
     /** The tags some stage reads ({@code sideOutput(tag)}); outputs to any other tag are dropped. */
     private final Set<String> sideOutputs = new HashSet<>();
     private final boolean timestamped;
@@ -76,12 +81,18 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     private TimeDomain firingDomain;
     private long firingTime;
 
-    @SuppressWarnings("unchecked")
     public KeyedProcessOp(OperatorInfo info, KeyHash keys, KeyedProcessFunction<?, ?, ?> fn, List<StateDescriptor<?>> states,
                           List<OutputTag<?>> sideOutputs, boolean timestamped, TimeSource time, Inlet<?> next) {
+        this(info, keys, fn, states, sideOutputs, timestamped, time, BadRecordHandler.fail(info), next);
+    }
+
+    @SuppressWarnings("unchecked")
+    public KeyedProcessOp(OperatorInfo info, KeyHash keys, KeyedProcessFunction<?, ?, ?> fn, List<StateDescriptor<?>> states,
+                          List<OutputTag<?>> sideOutputs, boolean timestamped, TimeSource time, BadRecordHandler badRecords, Inlet<?> next) {
         this.info = info;
         this.keys = keys;
         this.fn = (KeyedProcessFunction<Object, Object, Object>) fn;
+        this.badRecords = badRecords;
         this.timestamped = timestamped;
         this.time = time;
         this.next = (Inlet<Object>) next;
@@ -105,8 +116,12 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
             }
             try {
                 fn.process(record, this);
+            } catch (Downstream d) {
+                throw d.failure;
+            } catch (OperatorFailure f) {
+                throw f;
             } catch (RuntimeException e) {
-                throw e instanceof OperatorFailure f ? f : new OperatorFailure(info, "threw on " + OperatorFailure.preview(record), e);
+                badRecords.failed(ts, record, "threw on", e);
             }
         }
         fireEventTimers(completeBelow); // those registered for a time already complete
@@ -174,9 +189,12 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
         firingTime = t.time();
         try {
             fn.onTimer(t.time(), domain, this);
+        } catch (Downstream d) {
+            throw d.failure;
+        } catch (OperatorFailure f) {
+            throw f;
         } catch (RuntimeException e) {
-            throw e instanceof OperatorFailure f ? f : new OperatorFailure(info, "onTimer threw at " + domain + " " + t.time() + " for key "
-                    + OperatorFailure.preview(t.key()), e);
+            badRecords.failed(handling, domain + " " + t.time() + " for key " + OperatorFailure.preview(t.key()), "onTimer threw at", e);
         } finally {
             firingDomain = null;
         }
@@ -232,7 +250,11 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     public void emit(Object output) {
         emitted++;
         emittedInBatch = true;
-        next.accept(outputTime, output);
+        try {
+            next.accept(outputTime, output);
+        } catch (RuntimeException e) {
+            throw new Downstream(e);
+        }
     }
 
     @Override
@@ -247,7 +269,11 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
         }
         emitted++;
         emittedInBatch = true;
-        next.accept(outputTime, new SideOutputItem(tag.name(), value));
+        try {
+            next.accept(outputTime, new SideOutputItem(tag.name(), value));
+        } catch (RuntimeException e) {
+            throw new Downstream(e);
+        }
     }
 
     @Override
@@ -380,5 +406,23 @@ public final class KeyedProcessOp implements Operator, Counted, WindowStats, Pro
     /** Timers pending now, both clocks (for tests and diagnostics). */
     public int pendingTimers() {
         return eventTimers.size() + processingTimers.size();
+    }
+
+    /** Records and timers skipped or dead-lettered by this instance (for tests and diagnostics). */
+    public long badRecords() {
+        return badRecords.count();
+    }
+
+    /**
+     * A failure downstream of an output, carried through the user's function unchanged: it is not
+     * the function's own, so no bad-record policy applies to it.
+     */
+    private static final class Downstream extends RuntimeException {
+        private final RuntimeException failure;
+
+        Downstream(RuntimeException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
+        }
     }
 }

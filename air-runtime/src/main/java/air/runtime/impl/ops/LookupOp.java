@@ -15,13 +15,15 @@ public final class LookupOp<T, K, V, R> extends ForwardingOperator<T, R> {
     private final Function<? super T, ? extends K> keyFn;
     private final boolean inner;
     private final BiFunction<? super T, ? super V, ? extends R> joinFn;
+    private final BadRecordHandler badRecords;
     private long received;
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
     public LookupOp(OperatorInfo info, Function<? super K, ? extends V> valueOf, Function<? super T, ? extends K> keyFn, boolean inner,
-                    BiFunction<? super T, ? super V, ? extends R> joinFn, Inlet<? super R> next) {
+                    BiFunction<? super T, ? super V, ? extends R> joinFn, BadRecordHandler badRecords, Inlet<? super R> next) {
         super(info, next);
+        this.badRecords = badRecords;
         this.valueOf = valueOf;
         this.keyFn = keyFn;
         this.inner = inner;
@@ -39,11 +41,12 @@ public final class LookupOp<T, K, V, R> extends ForwardingOperator<T, R> {
             }
             out = joinFn.apply(item, value);
         } catch (RuntimeException e) {
-            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+            badRecords.failed(timestamp, item, "threw on", e);
+            return;
         }
         if (out == null) {
-            throw new OperatorFailure(info, "returned null for " + OperatorFailure.preview(item),
-                    new NullPointerException("lookup join functions must not return null"));
+            badRecords.failed(timestamp, item, "returned null for", new NullPointerException("lookup join functions must not return null"));
+            return;
         }
         next.accept(timestamp, out);
     }

@@ -21,6 +21,7 @@ import java.util.function.ToLongFunction;
 public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Snapshotting {
 
     private final ToLongFunction<? super T> timestampFn;
+    private final BadRecordHandler badRecords;
     private final long allowedDisorder;
     private final long intervalNanos;
     private long lastPublishedNanos = Long.MIN_VALUE;
@@ -35,9 +36,10 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07; // after the hot longs: keeps the next object off their cache line
 
-    public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, long allowedDisorder, long intervalNanos,
-                       long idleTimeoutNanos, EventClock clock, TimeSource time, Inlet<? super T> next) {
+    public TimestampOp(OperatorInfo info, ToLongFunction<? super T> timestampFn, BadRecordHandler badRecords, long allowedDisorder,
+                       long intervalNanos, long idleTimeoutNanos, EventClock clock, TimeSource time, Inlet<? super T> next) {
         super(info, next);
+        this.badRecords = badRecords;
         this.time = time;
         this.idleTimeoutNanos = idleTimeoutNanos;
         this.clock = clock;
@@ -53,11 +55,13 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
         try {
             ts = timestampFn.applyAsLong(item);
         } catch (RuntimeException e) {
-            throw new OperatorFailure(info, "threw on " + OperatorFailure.preview(item), e);
+            badRecords.failed(ignored, item, "threw on", e);
+            return;
         }
         if (ts == NO_TIMESTAMP) {
-            throw new OperatorFailure(info, "returned Long.MIN_VALUE for " + OperatorFailure.preview(item),
+            badRecords.failed(ignored, item, "returned Long.MIN_VALUE for",
                     new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
+            return;
         }
         if (ts > maxSeen) {
             maxSeen = ts;
