@@ -26,7 +26,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p><b>At least once, not exactly once:</b> after a rollback the job replays the records written
  * since the checkpoint, and this sink writes them again. The topic then holds those records twice;
  * that is by design (the writer's state is empty and {@code restore} does nothing). A consumer of
- * the topic that must see each record once removes the duplicates itself, by a key it carries.
+ * the topic that must see each record once removes the duplicates itself, by a key it carries, or
+ * the job writes with {@link KafkaSinks#exactlyOnce} instead.
  * The writer is a {@link CheckpointedSinkWriter} so that jobs with checkpoints accept it.
  */
 public final class KafkaSink<T> implements SinkFactory<T> {

@@ -7,6 +7,7 @@ import air.dsl.Checkpoints;
 import air.dsl.Pipeline;
 import air.dsl.Sinks;
 import air.dsl.Sources;
+import air.kafka.broker.LocalKafkaBroker;
 import air.runtime.Job;
 import air.runtime.JobConfig;
 import air.runtime.JobFailedException;
@@ -72,12 +73,12 @@ class KafkaConnectorTest {
     private static final int PARTITIONS = 4;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private static KafkaBroker broker;
+    private static LocalKafkaBroker broker;
 
     @BeforeAll
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     static void startBroker() throws IOException {
-        broker = KafkaBroker.start();
+        broker = LocalKafkaBroker.start();
     }
 
     @AfterAll

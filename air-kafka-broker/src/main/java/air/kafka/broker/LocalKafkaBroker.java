@@ -27,6 +27,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +78,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 "offsets.topic.num.partitions=1",
                 "transaction.state.log.replication.factor=1",
                 "transaction.state.log.min.isr=1",
+                // one partition for the transactions' log (default 50): the first transactional producer starts sooner
+                "transaction.state.log.num.partitions=1",
                 "share.coordinator.state.topic.replication.factor=1",
                 "share.coordinator.state.topic.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
@@ -136,8 +139,16 @@ public final class LocalKafkaBroker implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (true) {
-                TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name);
-                if (d.partitions().size() == partitions && d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null)) {
+                TopicDescription d = null;
+                try {
+                    d = admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        throw e;
+                    } // created, but not yet in the metadata the broker answers from: ask again
+                }
+                if (d != null && d.partitions().size() == partitions
+                        && d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null)) {
                     return;
                 }
                 if (System.nanoTime() > deadline) {
