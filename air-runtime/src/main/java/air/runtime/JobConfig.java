@@ -202,6 +202,9 @@ public final class JobConfig {
      * in this JVM; it releases hew-meld credit (or publishes a watermark) up to that, less the
      * allowed disorder. While no instance in this JVM has seen a timestamp, it keeps holding.
      * Records it emits later behind what it released are late (the late-record policy applies).
+     * A source that reads several splits in turn (files, Kafka partitions) keeps event time per
+     * split, and the rule applies per split too: a split read and found empty when this long has
+     * passed since its last record stops holding its instance's event time until its next record.
      */
     public JobConfig idleTimeoutMs(long timeoutMs) {
         if (timeoutMs < 0) {

@@ -30,6 +30,7 @@ import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
+import air.runtime.impl.ops.SplitCursor;
 import air.runtime.impl.ops.UpsertPartial;
 import air.runtime.impl.ops.WindowFinal;
 import air.runtime.impl.ops.WindowPartial;
@@ -37,6 +38,7 @@ import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.source.SplitSourceReader;
 import air.runtime.operator.Operator;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.OpSpec;
@@ -207,13 +209,30 @@ public final class JobGraph {
         }
     }
 
+    /**
+     * Builds every instance of {@code v}. A source's reader is made before its chain: one that
+     * reads several splits in turn names each in a {@link SplitCursor} that its chain's
+     * {@code withTimestamps} reads, to keep event time per split.
+     */
     private void buildVertex(VertexPlan v) {
         OperatorPositions positions = new OperatorPositions(v.id());
         for (int i = 0; i < v.parallelism(); i++) {
             positions.nextInstance();
             List<TaskletState.Op> stateful = new ArrayList<>();
-            Built body = buildBranch(v, i, v.chain(), v.tail(), positions, stateful);
-            buildHead(v, i, body, positions, stateful);
+            SourceReader<?> reader = v.head() instanceof HeadSpec.Source s ? createReader(v, s, i) : null;
+            SplitCursor cursor = null;
+            if (reader instanceof SplitSourceReader<?> splits) {
+                cursor = new SplitCursor();
+                splits.trackSplits(cursor);
+            }
+            ops.readingSplits(cursor);
+            Built body;
+            try {
+                body = buildBranch(v, i, v.chain(), v.tail(), positions, stateful);
+            } finally {
+                ops.readingSplits(null);
+            }
+            buildHead(v, i, body, positions, stateful, reader);
         }
         slots.addAll(positions.slots());
     }
@@ -391,21 +410,24 @@ public final class JobGraph {
     }
 
     /**
-     * The reader of source instance {@code instance}, told who it is. With checkpoints or replicas
+     * The reader of source instance {@code instance}, not yet opened. With checkpoints or replicas
      * a source that cannot replay what it emitted is refused here, before the job runs, naming the
      * call: it would fail only at its first recovery.
      */
-    private SourceReader<?> openReader(VertexPlan v, HeadSpec.Source s, int instance) {
+    private SourceReader<?> createReader(VertexPlan v, HeadSpec.Source s, int instance) {
         String notReplayable = s.factory().notReplayableBecause();
         if (exactlyOnceBecause != null && notReplayable != null) {
             throw new IllegalArgumentException("job '" + config.name() + "': source " + s.factory().describe() + " (" + s.info()
                     + ") cannot be replayed, and with " + exactlyOnceBecause + " every source must replay what it emitted after the "
                     + "checkpoint it resumes from: " + notReplayable);
         }
-        SourceReader<?> reader = ops.reader(v.id(), s, global(instance, v), globalParallelism(v));
+        return ops.reader(v.id(), s, global(instance, v), globalParallelism(v));
+    }
+
+    /** Tells the reader of source instance {@code instance} who it is. */
+    private void openReader(VertexPlan v, HeadSpec.Source s, int instance, SourceReader<?> reader) {
         reader.open(new SourceContext(global(instance, v), globalParallelism(v), config.name(), s.info().toString(),
                 config.meterRegistryOrDefault(), exactlyOnceBecause, context.owner()));
-        return reader;
     }
 
     private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.Shuffle pw, int producer, Inbox[] destinations) {
@@ -420,8 +442,12 @@ public final class JobGraph {
         return PartNames.of(v.id(), global(instance, v));
     }
 
-    /** The head of instance {@code instance} of {@code v}, in front of {@code body} (which gets the head's dead letters, if any). */
-    private void buildHead(VertexPlan v, int instance, Built body, OperatorPositions positions, List<TaskletState.Op> stateful) {
+    /**
+     * The head of instance {@code instance} of {@code v}, in front of {@code body} (which gets the
+     * head's dead letters, if any); {@code reader}: a source's reader, made before its chain.
+     */
+    private void buildHead(VertexPlan v, int instance, Built body, OperatorPositions positions, List<TaskletState.Op> stateful,
+                           SourceReader<?> reader) {
         Inlet<?> next = body.head();
         ChainTail tail = body.tail();
         String name = "v" + v.id() + "#" + instance;
@@ -432,7 +458,7 @@ public final class JobGraph {
             if (body.deadLetters() != null) {
                 throw new IllegalStateException("vertex " + v.id() + ": a source has no bad-record policy of a user function to dead-letter");
             }
-            SourceReader<?> reader = openReader(v, s, instance);
+            openReader(v, s, instance, reader);
             ops.bindOrigins(reader::describePosition); // the chain runs inside the reader's emit: its position is the record's origin
             positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
             tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),

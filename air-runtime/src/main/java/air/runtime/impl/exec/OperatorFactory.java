@@ -25,6 +25,8 @@ import air.runtime.impl.ops.ObjectKeyedFrame;
 import air.runtime.impl.ops.SessionWindowOp;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.SingleKeyFrame;
+import air.runtime.impl.ops.SplitCursor;
+import air.runtime.impl.ops.SplitTimestampOp;
 import air.runtime.impl.ops.StampOp;
 import air.runtime.impl.ops.TimestampOp;
 import air.runtime.impl.ops.TopKWindowOp;
@@ -67,6 +69,8 @@ final class OperatorFactory {
     private final MeterRegistry meters;
     /** The bad-record handlers made since the last {@link #bindOrigins}: the instance being built now. */
     private final List<BadRecordHandler> unbound = new ArrayList<>();
+    /** The split cursor of the source instance whose chain is being built, or null: event time per split there. */
+    private SplitCursor splits;
 
     OperatorFactory(JobConfig config) {
         this.config = config;
@@ -103,10 +107,26 @@ final class OperatorFactory {
             case OpSpec.Lookup l -> create(vertex, position, LookupOp.class, l.info(), l.valueOf(), l.keyFn(), l.inner(), l.joinFn(), bad,
                     next);
             case OpSpec.Stamp t -> create(vertex, position, StampOp.class, t.info(), next);
+            case OpSpec.Timestamps t when splits != null -> create(vertex, position, SplitTimestampOp.class, t.info(), t.timestampFn(), bad,
+                    t.allowedDisorderMs(), watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L, clockAt(vertex, position),
+                    config.timeSource(), splits, next);
             case OpSpec.Timestamps t -> create(vertex, position, TimestampOp.class, t.info(), t.timestampFn(), bad, t.allowedDisorderMs(),
-                    watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L,
-                    clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock()), config.timeSource(), next);
+                    watermarkIntervalNanos(), config.idleTimeoutMs() * 1_000_000L, clockAt(vertex, position), config.timeSource(), next);
         };
+    }
+
+    private EventClock clockAt(int vertex, int position) {
+        return clocks.computeIfAbsent(vertex + "/" + position, k -> new EventClock());
+    }
+
+    /**
+     * The chain built next reads its records from a source instance that reads several splits in
+     * turn and names each in {@code cursor}: its {@code withTimestamps} keeps event time per split
+     * ({@link SplitTimestampOp}). Null: the chain built next does not (another source, or a vertex
+     * fed by a shuffle).
+     */
+    void readingSplits(SplitCursor cursor) {
+        splits = cursor;
     }
 
     /** One instance's handler of {@code policy} for operator {@code info}, chosen once; {@code deadLetters}: see {@link #chainOp}. */

@@ -16,7 +16,8 @@ import java.util.function.ToLongFunction;
  * clock from the newest timestamp it or a sibling instance in this JVM has seen
  * ({@link EventClock}); with no timestamp seen yet it publishes nothing. Idleness and that
  * estimate follow the job's {@link TimeSource} (a test's manual clock); the publication interval
- * follows the machine's clock.
+ * follows the machine's clock. Behind a source that reads several splits in turn,
+ * {@link SplitTimestampOp} takes its place and keeps all this per split.
  */
 public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Snapshotting {
 

@@ -4,6 +4,7 @@ import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.CheckpointedSourceReader;
 import air.runtime.api.Emitter;
 import air.runtime.api.SourceContext;
+import air.runtime.impl.ops.SplitCursor;
 import air.runtime.source.split.SplitContext;
 import air.runtime.source.split.SplitReader;
 import air.runtime.source.split.Splits;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@link Splits#ownerOf} gives it, opens each when its turn first comes, and reads them in turn, one
  * split per call, so that a split with a backlog does not keep the others waiting. Looks for new
  * splits every discovery interval. Its state is every owned split's position (or that it is
- * finished) and the dead-letter writer's state.
+ * finished) and the dead-letter writer's state. It tells its {@link SplitCursor} which split it
+ * reads before each read and which splits it owns, so that event time can be kept per split.
  */
 public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, SplitContext {
 
@@ -47,10 +49,14 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
     private long nextDiscoveryNanos;
     private long emitted;
     private Owned<T> current;
+    /** Which split the records come from, for per-split event time; one of its own unless the engine gives one. */
+    private SplitCursor cursor = new SplitCursor();
 
     /** One owned split: its position while closed, its reader while open. */
     private static final class Owned<T> {
         final String id;
+        /** Its index in the cursor: -1 for a split adopted finished, which is never read. */
+        int index = -1;
         byte[] position;
         boolean finished;
         SplitReader<T> reader;
@@ -76,6 +82,18 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
         this.badRecords = new BadRecords(policy, sourceName);
     }
 
+    /**
+     * Tells {@code splits} which split each read's records come from and which splits this
+     * instance owns: called by the engine once, before the reader is opened, when the source's
+     * chain keeps event time per split.
+     */
+    public void trackSplits(SplitCursor splits) {
+        if (!owned.isEmpty()) {
+            throw new IllegalStateException(sourceName + ": splits are tracked from before the first split");
+        }
+        this.cursor = splits;
+    }
+
     @Override
     public void open(SourceContext context) {
         sourceName = context.sourceName();
@@ -91,6 +109,7 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
         for (int tries = turn.size(); tries > 0; tries--) {
             Owned<T> split = turn.poll();
             current = split;
+            cursor.reading(split.index);
             int n = readSplit(split, max, out);
             if (n == SplitReader.FINISHED) {
                 finish(split);
@@ -123,6 +142,7 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
     private void finish(Owned<T> split) {
         split.position = split.reader.position();
         split.finished = true;
+        cursor.ended(split.index);
         closeQuietly(split);
     }
 
@@ -141,6 +161,7 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
         for (String id : ids) {
             if (!owned.containsKey(id) && splits.ownerOf(id, parallelism) == instance) {
                 Owned<T> split = new Owned<>(id, null, false);
+                split.index = cursor.add(id);
                 owned.put(id, split);
                 turn.add(split);
                 if (discovered) {
@@ -248,6 +269,7 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
             throw new IllegalStateException(sourceName + ": split " + id + " was saved by two instances: the listing did not agree");
         }
         if (!finished) {
+            split.index = cursor.add(id);
             turn.add(split);
         }
     }
@@ -255,6 +277,9 @@ public final class SplitSourceReader<T> implements CheckpointedSourceReader<T>, 
     private void forgetAll() {
         for (Owned<T> split : owned.values()) {
             closeQuietly(split);
+            if (split.index >= 0) {
+                cursor.ended(split.index);
+            }
         }
         owned.clear();
         turn.clear();

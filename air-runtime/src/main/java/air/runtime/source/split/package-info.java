@@ -9,6 +9,11 @@
  * position is opaque bytes of the connector's choosing, kept in the engine's checkpoints and
  * replica copies; new splits found while running start at their beginning on their owner.
  *
+ * <p>Event time is kept per split: a {@code withTimestamps} in the source's chain judges a record
+ * late against its own split's newest timestamp, and the instance's watermark is the least over
+ * its unfinished, non-idle splits, so splits in event-time order lose nothing when one is read
+ * ahead of another.
+ *
  * <p>The shape follows Flink's FLIP-27 split between listing work and reading it, without its
  * enumerator on a coordinator: here the listing runs on every instance and must agree.
  */
