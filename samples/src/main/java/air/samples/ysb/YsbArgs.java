@@ -12,7 +12,10 @@ import java.util.Locale;
  */
 public record YsbArgs(long n, int parallelism, long seed, long rate, long offered, Path out, boolean quiet, int batch, Routing routing,
         Progress progress, long watermarkMs, int peers,
-                      YsbFaults faults, Query query, boolean fresh, long gapMs) {
+                      YsbFaults faults, Query query, boolean fresh, long gapMs, KafkaInput kafka) {
+
+    /** {@code --kafka HOST:PORT --topic T}: the events are read from this topic (produced there first by {@code ysb-kafka}); null: generated. */
+    public record KafkaInput(String bootstrap, String topic) { }
 
     /**
      * Which query runs over the YSB events: {@code ysb} (YSB-SPEC section 6, the default),
@@ -61,7 +64,8 @@ public record YsbArgs(long n, int parallelism, long seed, long rate, long offere
 
     /** The same run as this peer of {@code k}: cluster mode's args name the world size the peers actually formed. */
     public YsbArgs withPeers(int k) {
-        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query, fresh, gapMs);
+        return new YsbArgs(n, parallelism, seed, rate, offered, out, quiet, batch, routing, progress, watermarkMs, k, faults, query, fresh, gapMs,
+                kafka);
     }
 
     /** Parses the arguments (picocli: {@link YsbCommand}); a bad one throws IllegalArgumentException naming it. */

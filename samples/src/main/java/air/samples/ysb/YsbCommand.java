@@ -111,6 +111,13 @@ final class YsbCommand {
                     + "the same output)")
     YsbArgs.Query query = YsbArgs.Query.YSB;
 
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "read the events from Kafka at HOST:PORT, topic --topic "
+            + "(ysb query only; ./air ysb-kafka produces the topic first)")
+    String kafka;
+
+    @Option(names = "--topic", paramLabel = "T", description = "with --kafka: the topic the events are in")
+    String topic;
+
     @Option(names = "--quiet", description = "no live progress line")
     boolean quiet;
 
@@ -193,10 +200,20 @@ final class YsbCommand {
             }
             faults = faults.withFullEvery(c.fullEvery);
         }
+        YsbArgs.KafkaInput kafka = null;
+        if (c.kafka != null || c.topic != null) {
+            if (c.kafka == null || c.topic == null || c.kafka.isBlank() || c.topic.isBlank()) {
+                throw new IllegalArgumentException("--kafka HOST:PORT and --topic T go together");
+            }
+            if (c.query != YsbArgs.Query.YSB) {
+                throw new IllegalArgumentException("--kafka reads the events of the ysb query only, not --query " + c.query.cliName());
+            }
+            kafka = new YsbArgs.KafkaInput(c.kafka, c.topic);
+        }
         int workers = c.p != null ? c.p : Runtime.getRuntime().availableProcessors();
         Path out = c.out != null ? c.out : Path.of("out", c.query.cliName() + "-" + c.n + ".csv");
         return new YsbArgs(c.n, workers, c.seed, rate, c.offered, out, c.quiet, c.batch, c.routing, c.progress, c.watermarkMs, c.peers,
-                faults.validated(c.peers), c.query, c.fresh, gapMs);
+                faults.validated(c.peers), c.query, c.fresh, gapMs, kafka);
     }
 
     // ---- converters: the message says what is wrong; picocli prefixes which option or parameter it was

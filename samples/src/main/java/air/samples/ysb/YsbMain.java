@@ -20,14 +20,17 @@ public final class YsbMain {
     }
 
     public static void main(String[] argv) {
+        System.exit(execute(argv));
+    }
+
+    /** The command: the exit code. */
+    public static int execute(String... argv) {
         if (Cluster.startedAsPeer(argv)) {
-            System.exit(runAsPeer(argv));
-            return;
+            return runAsPeer(argv);
         }
         if (wantsHelp(argv)) {
             System.out.print(YsbArgs.usage());
-            System.exit(0);
-            return;
+            return 0;
         }
         YsbArgs args;
         try {
@@ -35,10 +38,9 @@ public final class YsbMain {
         } catch (IllegalArgumentException e) {
             System.err.println("ysb: " + e.getMessage());
             System.err.println("ysb: usage: ysb N [P] [options]; './air ysb --help' lists them");
-            System.exit(2);
-            return;
+            return 2;
         }
-        System.exit(args.peers() > 1 ? YsbPeers.launch(args, argv) : run(args));
+        return args.peers() > 1 ? YsbPeers.launch(args, argv) : run(args);
     }
 
     /** {@code --help} or {@code -h} anywhere: the usage, exit 0. */

@@ -4,6 +4,7 @@ import air.dsl.Aggregations;
 import air.dsl.Pipeline;
 import air.dsl.Windows;
 import air.runtime.api.SinkFactory;
+import air.runtime.api.SourceFactory;
 import air.runtime.api.WindowResult;
 import air.runtime.source.GeneratorSource;
 import air.workloads.ysb.YsbEvent;
@@ -38,9 +39,14 @@ public final class YsbQuery {
      */
     public static Pipeline build(long n, YsbGenerator generator, long offeredRate, long scheduleStartNanos,
                                  SinkFactory<? super WindowResult<Long, Long>> sink) {
+        return build(source(n, generator, offeredRate, scheduleStartNanos), generator, sink);
+    }
+
+    /** The same query over events from {@code events} (a Kafka topic, say): each instance must read its events in time order. */
+    public static Pipeline build(SourceFactory<YsbEvent> events, YsbGenerator generator, SinkFactory<? super WindowResult<Long, Long>> sink) {
         LongLongHashMap campaignOfAd = generator.adToCampaign();
         Pipeline pipeline = Pipeline.create();
-        pipeline.readFrom(source(n, generator, offeredRate, scheduleStartNanos))
+        pipeline.readFrom(events)
                 .withTimestamps(YsbEvent::eventTime, 0)
                 .filter(e -> e.eventType() == YsbEvent.VIEW)
                 .map(e -> new AdView(e.adId(), e.eventTime()))

@@ -9,6 +9,7 @@ import air.runtime.JobConfig;
 import air.runtime.JobStatus;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowValue;
+import air.samples.kafka.YsbEventBytes;
 import air.workloads.words.SentenceGenerator;
 import air.workloads.ysb.YsbGenerator;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -105,13 +106,19 @@ public final class YsbRun {
                 pipeline = switch (args.query()) {
                     case USERS -> UsersQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
                     case PROCESS -> ProcessQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
-                    default -> YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
+                    default -> args.kafka() != null ? YsbQuery.build(YsbEventBytes.source(args.kafka()), generator, s)
+                            : YsbQuery.build(args.n(), generator, args.offered(), scheduleStart, s);
                 };
             }
         }
         JobConfig config = JobConfig.defaults().name(JOB).workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);
+        if (args.kafka() != null) {
+            // every partition holds its share from the start: an instance whose consumer takes longer than the idle timeout to
+            // fetch its first records must not be taken as idle (its records would be late behind the others' event time)
+            config = config.idleTimeoutMs(0);
+        }
         config = reporter.install(config);
         if (args.faults().replicating()) {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());

@@ -1,0 +1,41 @@
+package air.samples.kafka;
+
+import air.kafka.KafkaSource;
+import air.kafka.KafkaSources;
+import air.samples.ysb.YsbArgs;
+import air.workloads.ysb.YsbEvent;
+import java.nio.ByteBuffer;
+
+/**
+ * A YSB event as the 44 bytes of a Kafka record's value: user, page and ad id, ad type, event
+ * type, event time, IP address, big-endian, fixed width (the events are produced and read by
+ * this project alone, so the cheapest exact form, not a schema'd one).
+ */
+public final class YsbEventBytes {
+
+    /** The size of one event's value. */
+    public static final int SIZE = 8 + 8 + 8 + 4 + 4 + 8 + 4;
+
+    private YsbEventBytes() {
+    }
+
+    public static byte[] encode(YsbEvent e) {
+        return ByteBuffer.allocate(SIZE).putLong(e.userId()).putLong(e.pageId()).putLong(e.adId()).putInt(e.adType())
+                .putInt(e.eventType()).putLong(e.eventTime()).putInt(e.ipAddress()).array();
+    }
+
+    /** The event in {@code value}; anything but 44 bytes is an error (a bad record under the source's policy). */
+    public static YsbEvent decode(byte[] value) {
+        if (value == null || value.length != SIZE) {
+            throw new IllegalArgumentException("a YSB event is " + SIZE + " bytes, this value has " + (value == null ? "none" : value.length));
+        }
+        ByteBuffer b = ByteBuffer.wrap(value);
+        return new YsbEvent(b.getLong(), b.getLong(), b.getLong(), b.getInt(), b.getInt(), b.getLong(), b.getInt());
+    }
+
+    /** The topic of {@code input} read to its end as it was at the start (the whole run's events are there first). */
+    public static KafkaSource<YsbEvent> source(YsbArgs.KafkaInput input) {
+        return KafkaSources.source(input.bootstrap(), input.topic(), YsbEventBytes::decode).bounded()
+                .property("max.poll.records", 16_384).property("max.partition.fetch.bytes", 8 << 20);
+    }
+}
