@@ -30,6 +30,7 @@ public final class YsbKafkaMain {
     static int execute(String[] argv) {
         String bootstrap = null;
         Integer partitions = null;
+        boolean produceOnly = false;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
@@ -48,6 +49,7 @@ public final class YsbKafkaMain {
                         return usage("--partitions must be 1..10000, got " + partitions);
                     }
                 }
+                case "--produce-only" -> produceOnly = true;
                 case "--kafka", "--topic" -> {
                     return usage(a + " is set by ysb-kafka itself");
                 }
@@ -58,6 +60,7 @@ public final class YsbKafkaMain {
             System.out.println("usage: ./air ysb-kafka N [P] [--partitions K] [--bootstrap HOST:PORT] [ysb options]");
             System.out.println("  --partitions K        partitions of the events' topic (default: P x peers, one per source instance)");
             System.out.println("  --bootstrap HOST:PORT a running Kafka; without it a local broker is started and removed at the end");
+            System.out.println("  --produce-only        put the events into the topic, print the KAFKA line, and stop (benchmarks)");
             System.out.println("ysb options:");
             System.out.print(YsbArgs.usage());
             return 0;
@@ -69,19 +72,22 @@ public final class YsbKafkaMain {
             return usage(e.getMessage());
         }
         int k = partitions != null ? partitions : args.parallelism() * Math.max(1, args.peers());
+        if (produceOnly && bootstrap == null) {
+            return usage("--produce-only needs --bootstrap: a local broker would be gone at the end");
+        }
         if (bootstrap != null) {
-            return run(bootstrap, k, args, rest);
+            return run(bootstrap, k, args, rest, produceOnly);
         }
         try (LocalKafkaBroker broker = LocalKafkaBroker.start()) {
             System.err.println("ysb-kafka: a local Kafka broker at " + broker.bootstrapServers() + " (removed at the end)");
-            return run(broker.bootstrapServers(), k, args, rest);
+            return run(broker.bootstrapServers(), k, args, rest, false);
         } catch (Exception e) {
             System.err.println("ysb-kafka: cannot start a local Kafka broker: " + e.getMessage());
             return 3;
         }
     }
 
-    private static int run(String bootstrap, int partitions, YsbArgs args, List<String> rest) {
+    private static int run(String bootstrap, int partitions, YsbArgs args, List<String> rest, boolean produceOnly) {
         YsbGenerator generator = new YsbGenerator(args.seed(), args.rate());
         String topic = YsbTopic.name(args.n(), args.seed(), args.rate(), partitions);
         long t0 = System.nanoTime();
@@ -98,6 +104,9 @@ public final class YsbKafkaMain {
                     partitions, s, produced / s);
         } else {
             System.out.printf(Locale.ROOT, "KAFKA topic=%s partitions=%d holds the %d events already%n", topic, partitions, args.n());
+        }
+        if (produceOnly) {
+            return 0;
         }
         List<String> argv = new ArrayList<>(rest);
         argv.addAll(List.of("--kafka", bootstrap, "--topic", topic));
