@@ -84,6 +84,7 @@ public final class KafkaConsumerLoop {
         // the same fetch settings as the engine's source in the sample (YsbEventBytes.source)
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 16_384);
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
+        props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 4 << 20);
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
