@@ -26,7 +26,7 @@ import java.util.Arrays;
  */
 final class FileLineReader<T> implements SplitReader<T> {
 
-    private static final String NOT_UTF8 = "not UTF-8";
+    private static final String NOT_UTF8 = LineRecords.NOT_UTF8;
 
     private final Path path;
     private final String name;
@@ -230,13 +230,10 @@ final class FileLineReader<T> implements SplitReader<T> {
             refuseTooLong(line, a, from, length);
             return 0;
         }
-        String text;
-        try {
-            text = utf8.decode(ByteBuffer.wrap(a, from, length)).toString();
-        } catch (CharacterCodingException e) {
+        emittingLine = line; // the record at fault, for messages, until the next
+        String text = LineRecords.text(a, from, length, utf8, name + ":" + line, context);
+        if (text == null) {
             refuseHeader(NOT_UTF8);
-            emittingLine = line; // the record at fault, for messages
-            context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + length), new IllegalArgumentException(NOT_UTF8, e));
             return 0;
         }
         if (decoder == null) { // the header
@@ -246,15 +243,8 @@ final class FileLineReader<T> implements SplitReader<T> {
         if (format.skipsBlankLines() && text.isBlank()) {
             return 0;
         }
-        T record;
-        try {
-            record = decoder.decode(text);
-            if (record == null) {
-                throw new IllegalArgumentException("the format decoded it to null");
-            }
-        } catch (Exception e) {
-            emittingLine = line; // the record at fault, for messages
-            context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + length), e);
+        T record = LineRecords.record(text, decoder, a, from, length, name + ":" + line, context);
+        if (record == null) {
             return 0;
         }
         emittingLine = line;

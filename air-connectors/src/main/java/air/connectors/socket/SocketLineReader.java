@@ -1,6 +1,7 @@
 package air.connectors.socket;
 
 import air.connectors.files.LineFormat;
+import air.connectors.files.LineRecords;
 import air.runtime.api.Emitter;
 import air.runtime.source.split.SplitContext;
 import air.runtime.source.split.SplitReader;
@@ -8,7 +9,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -214,26 +214,13 @@ final class SocketLineReader<T> implements SplitReader<T> {
             return 0;
         }
         long line = ++lines;
-        String text;
-        try {
-            text = utf8.decode(ByteBuffer.wrap(a, from, length)).toString();
-        } catch (CharacterCodingException e) {
-            emittingLine = line;
-            context.badRecord(name + " line " + line, Arrays.copyOfRange(a, from, from + length), new IllegalArgumentException("not UTF-8", e));
+        emittingLine = line;
+        String text = LineRecords.text(a, from, length, utf8, name + " line " + line, context);
+        if (text == null || skipsBlank && text.isBlank()) {
             return 0;
         }
-        if (skipsBlank && text.isBlank()) {
-            return 0;
-        }
-        T record;
-        try {
-            record = decoder.decode(text);
-            if (record == null) {
-                throw new IllegalArgumentException("the format decoded it to null");
-            }
-        } catch (Exception e) {
-            emittingLine = line;
-            context.badRecord(name + " line " + line, Arrays.copyOfRange(a, from, from + length), e);
+        T record = LineRecords.record(text, decoder, a, from, length, name + " line " + line, context);
+        if (record == null) {
             return 0;
         }
         emittingLine = line;
