@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.Job;
 import air.runtime.JobFailedException;
+import air.runtime.api.CommittingSinkWriter;
+import air.runtime.api.OwnerToken;
+import air.runtime.api.SinkFactory;
+import air.runtime.api.SinkWriter;
+import air.runtime.sink.RollingFilesSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -116,17 +122,71 @@ class RollingFilesSinkTest {
         assertThat(visibleRows(out)).isEqualTo(everyRowOnce(N));
     }
 
-    /** One job for both runs (operator ids follow the call sites); {@code armed}: its map throws once, after three checkpoints. */
+    /**
+     * One job for both runs (operator ids follow the call sites); {@code armed}: its sink throws
+     * once, after three checkpoints and after writing a few rows since its last snapshot, so that
+     * the failed run always leaves rows no checkpoint covers (hidden) behind it.
+     */
     private static void run(Path out, CheckpointRecoveryTest.WatchedStore store, AtomicBoolean armed, SimpleMeterRegistry registry) {
         Pipeline p = Pipeline.create();
         p.readFrom(new TestPipelines.HeldSource(N, HOLD_AT, () -> store.writes.get() >= 3))
-                .map(i -> {
-                    if (armed.get() && store.writes.get() >= 3 && i % 2 == 0 && armed.getAndSet(false)) {
+                .map(i -> i)
+                .writeTo(new FailingOnce<>(Sinks.rollingFiles(out, String::valueOf).rollAtBytes(2_000),
+                        () -> armed.get() && store.writes.get() >= 3 && armed.getAndSet(false)));
+        p.execute(config(2).checkpoints(store, 10).fullCheckpointEvery(1).meterRegistry(registry));
+    }
+
+    /** A two-phase-commit sink whose writers throw once {@code fail} says so, after writing at least 5 rows since their last snapshot. */
+    private record FailingOnce<T>(RollingFilesSink<T> sink, BooleanSupplier fail) implements SinkFactory<T> {
+
+        @Override
+        @SuppressWarnings("unchecked") // a rolling files sink's writers commit in two phases
+        public SinkWriter<T> open(int instance, int parallelism) {
+            CommittingSinkWriter<T> w = (CommittingSinkWriter<T>) sink.open(instance, parallelism);
+            return new CommittingSinkWriter<>() {
+                private int sinceSnapshot;
+
+                @Override public void write(T item) {
+                    w.write(item);
+                    if (++sinceSnapshot >= 5 && fail.getAsBoolean()) {
                         throw new IllegalStateException("injected failure");
                     }
-                    return i;
-                })
-                .writeTo(Sinks.rollingFiles(out, String::valueOf).rollAtBytes(2_000));
-        p.execute(config(2).checkpoints(store, 10).fullCheckpointEvery(1).meterRegistry(registry));
+                }
+                @Override public byte[] snapshot(long checkpointId) {
+                    sinceSnapshot = 0;
+                    return w.snapshot(checkpointId);
+                }
+                @Override public void commit(long checkpointId) throws Exception {
+                    w.commit(checkpointId);
+                }
+                @Override public void restore(byte[] state) {
+                    w.restore(state);
+                }
+                @Override public void claim(OwnerToken owner) {
+                    w.claim(owner);
+                }
+                @Override public void close() {
+                    w.close();
+                }
+                @Override public void abort() {
+                    w.abort();
+                }
+            };
+        }
+
+        @Override
+        public String describe() {
+            return sink.describe();
+        }
+
+        @Override
+        public List<String> earlierOutput() throws IOException {
+            return sink.earlierOutput();
+        }
+
+        @Override
+        public void discardEarlierOutput() throws IOException {
+            sink.discardEarlierOutput();
+        }
     }
 }

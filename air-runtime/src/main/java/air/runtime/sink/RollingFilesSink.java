@@ -50,11 +50,14 @@ public final class RollingFilesSink<T> implements SinkFactory<T> {
     public static final long DEFAULT_ROLL_BYTES = 128L << 20;
     private static final int STATE_VERSION = 1;
     private static final String FIRST_GENERATION = "g0";
+    private static final long NEVER = Long.MAX_VALUE;
 
     private final Path dir;
     private final Function<? super T, String> format;
     private final long rollAtBytes;
     private final Duration rollAfter;
+    /** {@code rollAfter} in nanoseconds, or {@code NEVER}: read at every write. */
+    private final long rollAfterNanos;
 
     public RollingFilesSink(Path dir, Function<? super T, String> format) {
         this(dir, format, DEFAULT_ROLL_BYTES, null);
@@ -65,6 +68,7 @@ public final class RollingFilesSink<T> implements SinkFactory<T> {
         this.format = Objects.requireNonNull(format, "format is null");
         this.rollAtBytes = rollAtBytes;
         this.rollAfter = rollAfter;
+        this.rollAfterNanos = rollAfter == null ? NEVER : rollAfter.toNanos();
     }
 
     /** Rolls a file once it holds {@code bytes} (default 128 MiB). */
@@ -176,15 +180,15 @@ public final class RollingFilesSink<T> implements SinkFactory<T> {
 
         @Override
         public void write(T item) {
-            String line = sink.format.apply(item);
-            byte[] b = (line + "\n").getBytes(StandardCharsets.UTF_8);
+            byte[] b = sink.format.apply(item).getBytes(StandardCharsets.UTF_8);
             try {
                 if (out == null) {
                     begin();
                 }
                 out.write(b);
-                bytes += b.length;
-                if (bytes >= sink.rollAtBytes || sink.rollAfter != null && System.nanoTime() - openedNanos >= sink.rollAfter.toNanos()) {
+                out.write('\n');
+                bytes += b.length + 1;
+                if (bytes >= sink.rollAtBytes || sink.rollAfterNanos != NEVER && System.nanoTime() - openedNanos >= sink.rollAfterNanos) {
                     roll();
                 }
             } catch (IOException e) {

@@ -36,13 +36,11 @@ public final class YsbEventBytes {
 
     /**
      * The topic of {@code input} read to its end as it was at the start (the whole run's events are
-     * there first). A 4 MiB socket receive buffer (Kafka's default is 64 KiB, which capped a poll
-     * loop at about 1.1M events/s here: the source waited on the socket) and polls that wait up to
-     * 10 ms for a fetch to land (measured: 1.07M -> 1.2-1.4M events/s at P1, docs/benchmarks.md).
+     * there first). Polls wait up to 10 ms for a fetch to land (with the source's 4 MiB socket
+     * buffer: 1.07M -> 1.2-1.4M events/s at P1, docs/benchmarks.md).
      */
     public static KafkaSource<YsbEvent> source(YsbArgs.KafkaInput input) {
         return KafkaSources.source(input.bootstrap(), input.topic(), YsbEventBytes::decode).bounded()
-                .property("max.poll.records", 16_384).property("max.partition.fetch.bytes", 8 << 20)
-                .property("receive.buffer.bytes", 4 << 20).pollTimeout(Duration.ofMillis(10));
+                .property("max.poll.records", 16_384).property("max.partition.fetch.bytes", 8 << 20).pollTimeout(Duration.ofMillis(10));
     }
 }

@@ -114,11 +114,6 @@ public final class YsbRun {
         JobConfig config = JobConfig.defaults().name(JOB).workers(args.parallelism())
                 .batchSize(args.batch()).routing(args.routing()).progress(args.progress()).watermarkIntervalMs(args.watermarkMs())
                 .meterRegistry(registry).cluster(cluster);
-        if (args.kafka() != null) {
-            // every partition holds its share from the start: an instance whose consumer takes longer than the idle timeout to
-            // fetch its first records must not be taken as idle (its records would be late behind the others' event time)
-            config = config.idleTimeoutMs(0);
-        }
         config = reporter.install(config);
         if (args.faults().replicating()) {
             config = config.replication(args.faults().replicas(), args.faults().intervalOrDefault());

@@ -104,16 +104,8 @@ public final class SplitTimestampOp<T> extends ForwardingOperator<T, T> implemen
             switchTo(s);
         }
         received++;
-        long ts;
-        try {
-            ts = timestampFn.applyAsLong(item);
-        } catch (RuntimeException e) {
-            badRecords.failed(ignored, item, "threw on", e);
-            return;
-        }
+        long ts = TimestampOp.eventTime(timestampFn, badRecords, ignored, item);
         if (ts == NO_TIMESTAMP) {
-            badRecords.failed(ignored, item, "returned Long.MIN_VALUE for",
-                    new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
             return;
         }
         if (ts > seen) {

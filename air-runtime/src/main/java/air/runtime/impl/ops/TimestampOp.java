@@ -52,16 +52,8 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
     @Override
     public void accept(long ignored, T item) {
         received++;
-        long ts;
-        try {
-            ts = timestampFn.applyAsLong(item);
-        } catch (RuntimeException e) {
-            badRecords.failed(ignored, item, "threw on", e);
-            return;
-        }
+        long ts = eventTime(timestampFn, badRecords, ignored, item);
         if (ts == NO_TIMESTAMP) {
-            badRecords.failed(ignored, item, "returned Long.MIN_VALUE for",
-                    new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
             return;
         }
         if (ts > maxSeen) {
@@ -70,6 +62,26 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
             onLate(ts);
         }
         next.accept(ts, item);
+    }
+
+    /**
+     * The event time {@code timestampFn} gives {@code item}, or {@link #NO_TIMESTAMP} once the item
+     * went to the stage's bad-record policy (the function threw, or gave the reserved value). Shared
+     * by every timestamp assigner (per instance, per split).
+     */
+    static <T> long eventTime(ToLongFunction<? super T> timestampFn, BadRecordHandler badRecords, long timestamp, T item) {
+        long ts;
+        try {
+            ts = timestampFn.applyAsLong(item);
+        } catch (RuntimeException e) {
+            badRecords.failed(timestamp, item, "threw on", e);
+            return NO_TIMESTAMP;
+        }
+        if (ts == NO_TIMESTAMP) {
+            badRecords.failed(timestamp, item, "returned Long.MIN_VALUE for",
+                    new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
+        }
+        return ts;
     }
 
     /**
