@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,22 +38,18 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,15 +99,7 @@ class KafkaConnectorTest {
     }
 
     private static void produce(int n, IntFunction<ProducerRecord<String, String>> record, Map<String, Object> producerProperties) {
-        Map<String, Object> p = new HashMap<>(producerProperties);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < n; i++) {
-                producer.send(record.apply(i));
-            }
-            producer.flush();
-        }
+        broker.send(IntStream.range(0, n).mapToObj(record).toList(), producerProperties);
     }
 
     /** Every record of {@code topic} up to its end offsets now, from the beginning, with a plain consumer. */
@@ -260,9 +247,7 @@ class KafkaConnectorTest {
         try {
             produce(1_000, i -> new ProducerRecord<>(topic, i % 3, null, Long.toString(1_000 + i)), Map.of());
             assertThat(first.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the first 2000 records arrive").isTrue();
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(6))).all().get(30, TimeUnit.SECONDS);
-            }
+            broker.addPartitions(topic, 6);
             produce(500, i -> new ProducerRecord<>(topic, 5, null, Long.toString(2_000 + i)), Map.of());
             assertThat(all.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("the records of the new partition 5 arrive").isTrue();
         } finally {
