@@ -125,8 +125,7 @@ public final class MeshAuth {
      */
     public void dial(Socket s, String purpose, int magic, int rank, int lane, long timeoutMs) throws IOException {
         int before = s.getSoTimeout();
-        s.setSoTimeout((int) Math.max(GREETING_TIMEOUT_MS, Math.min(Integer.MAX_VALUE, timeoutMs)));
-        DataInputStream in = new DataInputStream(s.getInputStream());
+        DataInputStream in = new DataInputStream(new DeadlineInputStream(s, Math.max(GREETING_TIMEOUT_MS, timeoutMs)));
         int theirs = in.readInt();
         if (theirs != magic) {
             throw new IOException(String.format("%s: %s answered with %08x, not an AIR peer's %08x", purpose, s.getRemoteSocketAddress(),
@@ -175,12 +174,12 @@ public final class MeshAuth {
     }
 
     /**
-     * The accepting side: sends a nonce and reads the greeting within {@link #GREETING_TIMEOUT_MS};
+     * The accepting side: sends a nonce and reads the greeting within {@link #GREETING_TIMEOUT_MS}
+     * (for the whole greeting, not per read: a drip-fed one is cut off at that deadline);
      * throws {@link IOException} saying why a connection is refused (the caller closes it and goes on).
      */
     public Hello accept(Socket s, String purpose, int magic) throws IOException {
         int before = s.getSoTimeout();
-        s.setSoTimeout(GREETING_TIMEOUT_MS);
         String from = String.valueOf(s.getRemoteSocketAddress());
         try {
             byte[] nonce = new byte[NONCE];
@@ -190,7 +189,7 @@ public final class MeshAuth {
             out.write(VERSION);
             out.write(nonce);
             out.flush();
-            DataInputStream in = new DataInputStream(s.getInputStream());
+            DataInputStream in = new DataInputStream(new DeadlineInputStream(s, GREETING_TIMEOUT_MS));
             int theirs = in.readInt();
             if (theirs != magic) {
                 throw new IOException(String.format("%s greeted with %08x, not an AIR peer's %08x", from, theirs, magic));

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +98,34 @@ class MeshAuthTest {
             garbage.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes());
             try (Socket s = server.accept()) {
                 assertThatThrownBy(() -> MeshAuth.NONE.accept(s, "test", 1)).hasMessageContaining("not an AIR peer's");
+            }
+        }
+    }
+
+    @Test
+    void a_drip_fed_greeting_is_cut_off_at_the_deadline_for_the_whole_greeting() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket dripping = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+            AtomicBoolean stop = new AtomicBoolean();
+            CompletableFuture<Void> dripper = CompletableFuture.runAsync(() -> {
+                try {
+                    dripping.getOutputStream().write(new byte[] {0x41, 0x49, 0x52, 0x54}); // the right magic, then a byte at a time
+                    while (!stop.get()) {
+                        dripping.getOutputStream().write(0);
+                        Thread.sleep(250); // the stranger's pace, well inside a per-read timeout; not a synchronisation
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // refused: the acceptor closed it
+                }
+            }, r -> Thread.ofPlatform().daemon().start(r));
+            try (Socket s = server.accept()) {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> MeshAuth.NONE.accept(s, "test", 0x41495254)).hasMessageContaining("did not greet within 2000 ms");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("cut off near the 2 s deadline, not after 57 drips")
+                        .isLessThan(6_000);
+            } finally {
+                stop.set(true);
+                dripper.get(10, TimeUnit.SECONDS);
             }
         }
     }

@@ -49,25 +49,28 @@ public final class Sinks {
     /**
      * One line per record into rolling part files, {@code dir/part-<instance>-<generation>-<n>},
      * committed in two phases: a file is written hidden ({@code .part-...inprogress}) and renamed
-     * into sight once the checkpoint that covers it is complete on every peer, so that a reader of
-     * the directory, at any moment, sees every committed row once and never a row a rollback takes
-     * back. Files roll at each checkpoint and at {@link RollingFilesSink#rollAtBytes} /
-     * {@link RollingFilesSink#rollAfter}. Without checkpoints or replicas a file is visible once rolled.
+     * into sight once the checkpoint that covers it is complete on every peer (or acknowledged by
+     * the replicas), so that a reader of the directory, at any moment, sees every committed row once
+     * and never a row a rollback takes back. Files roll at each checkpoint and at
+     * {@link RollingFilesSink#rollAtBytes} / {@link RollingFilesSink#rollAfter}. Without checkpoints
+     * or replicas a file is visible once rolled, the last at the end of input.
      */
-    public static <T> RollingFilesSink<T> rollingFiles(Path dir, Function<? super T, String> formatFn) {
-        Objects.requireNonNull(dir, "Sinks.rollingFiles(dir, formatFn): dir is null");
-        Objects.requireNonNull(formatFn, "Sinks.rollingFiles(dir, formatFn): formatFn is null");
+    public static <T> RollingFilesSink<T> files(Path dir, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(dir, "Sinks.files(dir, formatFn): dir is null");
+        Objects.requireNonNull(formatFn, "Sinks.files(dir, formatFn): formatFn is null");
         return new RollingFilesSink<>(dir, formatFn);
     }
 
     /**
-     * One line per record into a part file per instance, {@code dir/part-<instance>}: exactly once
-     * under checkpoints and replication (each checkpoint commits what was written; a restore cuts
-     * the part back to its checkpoint). Read the parts once the job has ended.
+     * One line per record into one growing part file per instance, {@code dir/part-<instance>}:
+     * exactly once for a reader who reads the parts <b>once the job has ended</b> (each checkpoint
+     * records the committed length; a restore cuts the part back to it; a part taken over is fenced
+     * against its earlier owner). While the job runs, or after a crash that is never resumed, a part
+     * may hold rows past the last checkpoint: for readers of a live directory use {@link #files}.
      */
-    public static <T> PartFilesSink<T> files(Path dir, Function<? super T, String> formatFn) {
-        Objects.requireNonNull(dir, "Sinks.files(dir, formatFn): dir is null");
-        Objects.requireNonNull(formatFn, "Sinks.files(dir, formatFn): formatFn is null");
+    public static <T> PartFilesSink<T> partFiles(Path dir, Function<? super T, String> formatFn) {
+        Objects.requireNonNull(dir, "Sinks.partFiles(dir, formatFn): dir is null");
+        Objects.requireNonNull(formatFn, "Sinks.partFiles(dir, formatFn): formatFn is null");
         return new PartFilesSink<>(dir, formatFn);
     }
 

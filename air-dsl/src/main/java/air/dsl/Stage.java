@@ -5,6 +5,7 @@ import air.dsl.impl.Planner;
 import air.dsl.impl.StageNode;
 import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.Codec;
+import air.runtime.api.EventTime;
 import air.runtime.api.JoinType;
 import air.runtime.api.OutputTag;
 import air.runtime.api.SinkFactory;
@@ -65,8 +66,9 @@ public final class Stage<T> {
     public Stage<T> withTimestamps(ToLongFunction<? super T> timestampFn, long allowedDisorderMs) {
         String site = CallSite.ofCaller();
         String call = "withTimestamps(timestampFn, allowedDisorderMs=" + allowedDisorderMs + ")";
-        if (allowedDisorderMs < 0) {
-            throw new IllegalArgumentException(call + " at " + site + ": allowedDisorderMs must be >= 0");
+        if (allowedDisorderMs < 0 || allowedDisorderMs > EventTime.MAX_SPAN) {
+            throw new IllegalArgumentException(call + " at " + site + ": allowedDisorderMs must be in [0, EventTime.MAX_SPAN = "
+                    + EventTime.MAX_SPAN + "]");
         }
         StageNode origin = node.timestampOrigin();
         if (origin != null) {

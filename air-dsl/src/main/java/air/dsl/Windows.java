@@ -20,7 +20,11 @@ public final class Windows {
         if (sizeMs <= 0) {
             throw new IllegalArgumentException("Windows.tumbling(sizeMs): sizeMs must be > 0, was " + sizeMs);
         }
-        return new WindowDefinition(sizeMs, sizeMs);
+        try {
+            return new WindowDefinition(sizeMs, sizeMs);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Windows.tumbling(" + sizeMs + "): " + e.getMessage(), e);
+        }
     }
 
     /** {@link #tumbling(long)} of {@code size} (whole milliseconds). */

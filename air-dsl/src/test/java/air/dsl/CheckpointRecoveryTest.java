@@ -240,7 +240,7 @@ class CheckpointRecoveryTest {
     }
 
     private static PartFilesSink<WindowResult<Long, Long>> partFiles(Path out) {
-        return Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+        return Sinks.partFiles(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
     }
 
     private static Map<String, Long> partLines(Path out) throws IOException {
@@ -305,7 +305,7 @@ class CheckpointRecoveryTest {
         WatchedStore store = new WatchedStore(dir.resolve("ck"));
         Path out = dir.resolve("out");
         PartFilesSink<WindowResult<Long, Long>> files =
-                Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+                Sinks.partFiles(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
         assertThatThrownBy(() -> run(window, Routing.AIR, Progress.HEWMELD, store, files, 2, new SimpleMeterRegistry()))
                 .hasMessageContaining("injected failure");
         long afterFailure = Files.size(files.part(0)) + Files.size(files.part(1));

@@ -70,7 +70,7 @@ class RescaleTest {
     /** Sessions: a pause of 1 s in event time after every 3000 records, so each key has a session per block. */
     private static final long BLOCK = 3_000;
 
-    /** Where the runs write part files ({@code Sinks.files}) instead of keeping rows as state; null: rows. */
+    /** Where the runs write part files ({@code Sinks.partFiles}) instead of keeping rows as state; null: rows. */
     private static volatile Path files;
     /** > 0: the run fails on peer 0 after that many records, with checkpoints too rare to be taken (before its first). */
     private static volatile long failAtRecords;
@@ -302,7 +302,7 @@ class RescaleTest {
                 if (files == null) {
                     counts.writeTo(sink);
                 } else {
-                    counts.writeTo(Sinks.files(files, r -> PAD + "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value()));
+                    counts.writeTo(Sinks.partFiles(files, r -> PAD + "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value()));
                 }
                 JobConfig config = TestPipelines.config(workers).batchSize(16).routing(routing).progress(progress)
                         .checkpoints(new CountingStore(dir, writes, onWrite), failAtRecords > 0 ? 60_000 : 30).fullCheckpointEvery(3)

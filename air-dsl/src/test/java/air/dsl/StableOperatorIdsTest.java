@@ -72,7 +72,7 @@ class StableOperatorIdsTest {
     }
 
     private static PartFilesSink<WindowResult<Long, Long>> partFiles(Path out) {
-        return Sinks.files(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
+        return Sinks.partFiles(out, r -> "[" + r.start() + "," + r.end() + ") " + r.key() + "=" + r.value());
     }
 
     private static Map<String, Long> partLines(PartFilesSink<WindowResult<Long, Long>> files) throws IOException {

@@ -9,6 +9,7 @@ import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.WorldSpec;
 import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -110,7 +111,23 @@ public final class Cluster implements AutoCloseable {
 
     /** Returns once every peer has called it; fails if a peer is lost meanwhile. */
     public void barrier() throws InterruptedException {
-        session.barrier();
+        session.barrier(ClusterSession.Patience.UNBOUNDED);
+    }
+
+    /**
+     * {@link #barrier()}, failing with the peers that never arrived once {@code timeout} has passed
+     * (a peer alive but stuck keeps heartbeating: without a timeout only the log names it).
+     */
+    public void barrier(Duration timeout) throws InterruptedException {
+        session.barrier(patience("Cluster.barrier(timeout)", timeout));
+    }
+
+    private static ClusterSession.Patience patience(String call, Duration timeout) {
+        Objects.requireNonNull(timeout, call + ": timeout is null");
+        if (timeout.toMillis() < 1) {
+            throw new IllegalArgumentException(call + ": timeout must be at least 1 ms, was " + timeout);
+        }
+        return new ClusterSession.Patience(timeout.toMillis(), ClusterSession.Patience.UNBOUNDED.noteEveryMs());
     }
 
     /**
@@ -119,7 +136,13 @@ public final class Cluster implements AutoCloseable {
      * lost peer whose share another took over; the others get an empty list.
      */
     public List<byte[]> gather(byte[] mine) throws InterruptedException {
-        return session.gather(Objects.requireNonNull(mine, "Cluster.gather(mine): mine is null"));
+        return session.gather(Objects.requireNonNull(mine, "Cluster.gather(mine): mine is null"), ClusterSession.Patience.UNBOUNDED);
+    }
+
+    /** {@link #gather(byte[])}, failing at the gathering peer with the peers that never sent their part once {@code timeout} has passed. */
+    public List<byte[]> gather(byte[] mine, Duration timeout) throws InterruptedException {
+        return session.gather(Objects.requireNonNull(mine, "Cluster.gather(mine, timeout): mine is null"),
+                patience("Cluster.gather(mine, timeout)", timeout));
     }
 
     /** Whether this peer is the one {@link #gather} collects at. */

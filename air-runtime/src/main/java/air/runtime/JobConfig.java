@@ -27,6 +27,7 @@ public final class JobConfig {
     private Progress progress;
     private long watermarkIntervalMs;
     private long stallReportMs;
+    private long finishTimeoutMs;
     private long idleTimeoutMs;
     private CheckpointStore checkpointStore;
     private long checkpointIntervalMs;
@@ -56,6 +57,7 @@ public final class JobConfig {
         c.progress = progress;
         c.watermarkIntervalMs = watermarkIntervalMs;
         c.stallReportMs = stallReportMs;
+        c.finishTimeoutMs = finishTimeoutMs;
         c.idleTimeoutMs = idleTimeoutMs;
         c.checkpointStore = checkpointStore;
         c.checkpointIntervalMs = checkpointIntervalMs;
@@ -193,6 +195,26 @@ public final class JobConfig {
 
     public long stallReportMs() {
         return stallReportMs;
+    }
+
+    /**
+     * Cluster mode: how long a peer whose part of the job is done (or stopped at a savepoint) waits
+     * for the others before the job fails, naming the peers that never arrived. 0 (the default):
+     * as long as they are members — a peer alive but stuck keeps heartbeating, and is then only
+     * named in a WARN every {@link #stallReportMs} (30 s when that is off). Set it when parts should
+     * end close together; skewed inputs can legitimately keep one peer busy long after another.
+     */
+    public JobConfig finishTimeoutMs(long timeoutMs) {
+        if (timeoutMs < 0) {
+            throw new IllegalArgumentException("JobConfig.finishTimeoutMs(timeoutMs): must be >= 0, was " + timeoutMs);
+        }
+        JobConfig c = copy();
+        c.finishTimeoutMs = timeoutMs;
+        return c;
+    }
+
+    public long finishTimeoutMs() {
+        return finishTimeoutMs;
     }
 
     /**
@@ -459,6 +481,7 @@ public final class JobConfig {
                 + (checkpointStore != null ? ", checkpoints=" + checkpointStore.describe() + " every " + checkpointIntervalMs + " ms" : "")
                 + (checkpointStore != null || replicas > 0 ? ", whole state every " + fullCheckpointEvery + " checkpoint(s)" : "")
                 + (replicas > 0 ? ", replicas=" + replicas + " every " + replicationIntervalMs + " ms" : "")
+                + (finishTimeoutMs > 0 ? ", finishTimeoutMs=" + finishTimeoutMs : "")
                 + (cluster != null ? ", peer=" + cluster.self() + "/" + cluster.peers() : "") + "}";
     }
 }

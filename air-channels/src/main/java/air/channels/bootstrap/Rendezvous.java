@@ -1,5 +1,6 @@
 package air.channels.bootstrap;
 
+import air.channels.DeadlineInputStream;
 import air.channels.MeshAuth;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -111,8 +112,7 @@ public final class Rendezvous implements AutoCloseable {
     private String greet(Socket s, String[] table) {
         String from = String.valueOf(s.getRemoteSocketAddress());
         try {
-            s.setSoTimeout(MeshAuth.GREETING_TIMEOUT_MS);
-            PushbackInputStream raw = new PushbackInputStream(s.getInputStream(), 1);
+            PushbackInputStream raw = new PushbackInputStream(new DeadlineInputStream(s, MeshAuth.GREETING_TIMEOUT_MS), 1);
             int first = raw.read();
             if (first < 0) {
                 return PROBE;

@@ -15,6 +15,10 @@ public record WindowDefinition(long size, long slide) {
         if (slide <= 0) {
             throw new IllegalArgumentException("window slide must be > 0 ms, was " + slide);
         }
+        if (size > EventTime.MAX_SPAN) {
+            throw new IllegalArgumentException("window size must be at most EventTime.MAX_SPAN = " + EventTime.MAX_SPAN
+                    + " ms (about 36 million years), was " + size);
+        }
         if (slide > size) {
             throw new IllegalArgumentException("window slide (" + slide + " ms) must not exceed its size (" + size + " ms)");
         }

@@ -95,12 +95,12 @@ public final class ClickCountsMain {
         }
         Pipeline p = Pipeline.create();
         p.readFrom(FileSources.jsonLines(dir.resolve("in"), Click.class).glob("*.json")
-                        .onBadRecord(BadRecordPolicy.deadLetter(Sinks.rollingFiles(dir.resolve("bad"), DeadLetter::toLine))))
+                        .onBadRecord(BadRecordPolicy.deadLetter(Sinks.files(dir.resolve("bad"), DeadLetter::toLine))))
                 .withTimestamps(Click::time, 0)
                 .keyBy(Click::page)
                 .window(Windows.tumbling(WINDOW_MS))
                 .aggregate(Aggregations.count())
-                .writeTo(Sinks.rollingFiles(dir.resolve("out"), r -> r.key() + "," + r.start() + "," + r.value()));
+                .writeTo(Sinks.files(dir.resolve("out"), r -> r.key() + "," + r.start() + "," + r.value()));
         JobConfig config = JobConfig.defaults().name("clicks").workers(workers);
         if (checkpoints != null) {
             config = config.checkpoints(Checkpoints.toDirectory(checkpoints), 1_000);

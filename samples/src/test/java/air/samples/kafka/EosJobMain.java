@@ -48,7 +48,7 @@ public final class EosJobMain {
             switch (sink) {
                 case "kafka" -> out.writeTo(KafkaSinks.exactlyOnce(bootstrap, a[2], (String s) -> s.getBytes(UTF_8))
                         .transactionalIdPrefix(PREFIX + "-" + a[2]));
-                case "files" -> out.writeTo(Sinks.rollingFiles(Path.of(a[2]), (String s) -> s));
+                case "files" -> out.writeTo(Sinks.files(Path.of(a[2]), (String s) -> s));
                 default -> throw new IllegalArgumentException("sink must be kafka or files, was " + sink);
             }
             JobConfig config = JobConfig.defaults().name("eos-kill").workers(2).cluster(cluster);

@@ -5,6 +5,7 @@ import air.runtime.api.CheckpointStore;
 import air.runtime.impl.event.JobEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
@@ -60,6 +61,14 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter written;
     private final Counter failed;
     private final Counter changesOnly;
+    private final Counter slow;
+    /** The checkpoint being written now, or -1; set after {@link #writingSinceNanos}. */
+    private volatile long writingId = -1;
+    private volatile long writingSinceNanos;
+    /** The write already reported as slow (guarded by {@code slowLock}). */
+    private long reportedSlow = -1;
+    private final Object slowLock = new Object();
+    private volatile long slowAfterNanos = Long.MAX_VALUE;
     private volatile long lastWritten;
     /** Checkpoints pending with a part that holds changes (guarded by this). */
     private final Set<Long> withChanges = new HashSet<>();
@@ -116,6 +125,10 @@ public final class CheckpointCoordinator implements AutoCloseable {
                 .description("checkpoints written holding only changes since the one before").register(registry);
         this.failed = Counter.builder("air.checkpoints.failed").tag("job", jobName)
                 .description("checkpoints this peer could not write (the job went on)").register(registry);
+        this.slow = Counter.builder("air.checkpoints.slow").tag("job", jobName)
+                .description("checkpoint writes that took longer than the stall report threshold while barriers waited").register(registry);
+        Gauge.builder("air.checkpoint.write.age", this, CheckpointCoordinator::writeAgeMs).tag("job", jobName).baseUnit("ms")
+                .description("how long the checkpoint write under way has taken, 0 when none is").register(registry);
     }
 
     /** Where {@link air.runtime.JobEvent.CheckpointWritten} goes; set before any tasklet runs. */
@@ -242,6 +255,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
             return;
         }
         long base = whole ? id : writtenBase;
+        writingSinceNanos = System.nanoTime();
+        writingId = id;
         try {
             store.write(job, id, base, peer, peers, parts);
             long bytes = parts.values().stream().mapToLong(b -> b.length).sum();
@@ -269,8 +284,41 @@ public final class CheckpointCoordinator implements AutoCloseable {
         } catch (RuntimeException e) {
             onFailure.accept(new IllegalStateException("checkpoint " + id + " could not be written to " + store.describe() + ": " + e, e));
         } finally {
+            writingId = -1;
             inProgress.decrementAndGet();
         }
+    }
+
+    /** Writes that take longer than {@code ms} are reported ({@link #reportIfSlow}); 0: never. */
+    public void reportSlowWritesAfter(long ms) {
+        slowAfterNanos = ms <= 0 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(ms);
+    }
+
+    private double writeAgeMs() {
+        return writingId < 0 ? 0 : (System.nanoTime() - writingSinceNanos) / 1e6;
+    }
+
+    /**
+     * Called while sources hold barriers back because checkpoints are backlogged: a write that has
+     * taken longer than the threshold (a store on a stuck file system: an NFS fsync that never
+     * returns) is logged once at WARN and counted in {@code air.checkpoints.slow}, instead of
+     * postponing barriers without a trace.
+     */
+    public void reportIfSlow() {
+        long id = writingId;
+        long age = System.nanoTime() - writingSinceNanos;
+        if (id < 0 || age < slowAfterNanos) {
+            return;
+        }
+        synchronized (slowLock) {
+            if (reportedSlow == id) {
+                return;
+            }
+            reportedSlow = id;
+        }
+        slow.increment();
+        LOG.warn("job '{}': checkpoint {} has been writing to {} on peer {} for {} ms; sources hold further barriers back until it"
+                + " returns (is the store's file system stuck?)", jobName, id, store.describe(), peer, TimeUnit.NANOSECONDS.toMillis(age));
     }
 
     /** Whether a checkpoint is being taken or written on this peer now. */

@@ -128,7 +128,7 @@ public final class ClusterSession implements AutoCloseable {
             PeerLiveness l = new PeerLiveness(self(), bind == null ? InetAddress.getLoopbackAddress()
                     : InetAddress.getByName(bind), advertise, auth, monitor::processGone);
             control.sendToAll(ControlPlane.Kind.HELLO, 0, l.address(), ByteBuffer.allocate(8).putLong(incarnation).array());
-            ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, System.currentTimeMillis() + startupTimeoutMs, "meet");
+            ControlPlane.Message[] hello = fromEveryPeer(ControlPlane.Kind.HELLO, 0, startupTimeoutMs, "meet");
             if (self() != 0) {
                 incarnation = ByteBuffer.wrap(hello[0].bytes()).getLong(); // rank 0's clock names this world
             }
@@ -373,7 +373,7 @@ public final class ClusterSession implements AutoCloseable {
         List<String> problems = new ArrayList<>();
         try {
             control.sendToAll(ControlPlane.Kind.PLAN, job, fingerprint, new byte[0]);
-            ControlPlane.Message[] plans = fromEveryPeer(ControlPlane.Kind.PLAN, job, System.currentTimeMillis() + startupTimeoutMs,
+            ControlPlane.Message[] plans = fromEveryPeer(ControlPlane.Kind.PLAN, job, startupTimeoutMs,
                     "agree on the plan");
             for (ControlPlane.Message m : plans) {
                 if (m != null && !m.text().equals(fingerprint)) {
@@ -397,13 +397,40 @@ public final class ClusterSession implements AutoCloseable {
      * One message of this kind and operation from every other peer, indexed by rank (null at
      * this peer's own); a peer's repeated message does not count twice.
      */
-    private ControlPlane.Message[] fromEveryPeer(ControlPlane.Kind kind, long op, long deadline, String what)
+    private ControlPlane.Message[] fromEveryPeer(ControlPlane.Kind kind, long op, long timeoutMs, String what)
+            throws InterruptedException {
+        return fromEveryPeer(kind, op, new Patience(timeoutMs, STILL_WAITING_MS), what);
+    }
+
+    /**
+     * How long a wait for the other peers may last ({@code timeoutMs}, 0: as long as they are
+     * members) and how often it logs which peers it still waits for ({@code noteEveryMs}): a peer
+     * that is alive but stuck keeps heartbeating, so only a deadline or a note names it.
+     */
+    public record Patience(long timeoutMs, long noteEveryMs) {
+
+        public Patience {
+            if (timeoutMs < 0 || noteEveryMs < 1) {
+                throw new IllegalArgumentException("timeoutMs must be >= 0 and noteEveryMs >= 1, were " + timeoutMs + ", " + noteEveryMs);
+            }
+        }
+
+        /** No deadline, a note every 30 s. */
+        public static final Patience UNBOUNDED = new Patience(0, STILL_WAITING_MS);
+
+        long deadline(long startMs) {
+            return timeoutMs == 0 ? Long.MAX_VALUE : startMs + timeoutMs;
+        }
+    }
+
+    private ControlPlane.Message[] fromEveryPeer(ControlPlane.Kind kind, long op, Patience patience, String what)
             throws InterruptedException {
         ControlPlane.Message[] got = new ControlPlane.Message[peers()];
         boolean[] heard = new boolean[peers()];
         heard[self()] = true;
+        long deadline = patience.deadline(System.currentTimeMillis());
         while (missingFrom(heard)) {
-            ControlPlane.Message m = awaitMessage(kind, op, deadline, heard, what);
+            ControlPlane.Message m = awaitMessage(kind, op, deadline, patience, heard, what);
             if (m != null && !heard[m.peer()]) {
                 heard[m.peer()] = true;
                 got[m.peer()] = m;
@@ -423,9 +450,9 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /** The next such message, or null when a peer was lost under replication meanwhile (the caller re-checks). */
-    private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, boolean[] heard, String what)
-            throws InterruptedException {
-        long nextNote = System.currentTimeMillis() + STILL_WAITING_MS;
+    private ControlPlane.Message awaitMessage(ControlPlane.Kind kind, long job, long deadline, Patience patience, boolean[] heard,
+                                              String what) throws InterruptedException {
+        long nextNote = System.currentTimeMillis() + patience.noteEveryMs();
         while (true) {
             checkUsable();
             if (abortedBy != null) {
@@ -446,14 +473,15 @@ public final class ClusterSession implements AutoCloseable {
             }
             long now = System.currentTimeMillis();
             if (now > nextNote) {
-                nextNote = now + STILL_WAITING_MS;
+                nextNote = now + patience.noteEveryMs();
                 LOG.warn("peer {} still waits to {} for peer(s) {} ({}; each is a member still sending heartbeats)", self(), what,
                         missing(heard), membership.view());
             }
             if (now > deadline) {
                 List<Integer> missing = missing(heard);
-                throw new IllegalStateException("peer " + self() + " waited " + startupTimeoutMs + " ms to " + what
-                        + " but peer(s) " + missing + " never answered");
+                throw new IllegalStateException("peer " + self() + " waited " + patience.timeoutMs() + " ms to " + what
+                        + " but peer(s) " + missing + " never answered (" + membership.view() + "; each is a member still sending"
+                        + " heartbeats: alive but stuck, or far behind)");
             }
         }
     }
@@ -468,13 +496,13 @@ public final class ClusterSession implements AutoCloseable {
         return missing;
     }
 
-    /** After the local part of a job finished: waits until every peer's part has, or one fails. */
-    public void finishBarrier(long job) throws InterruptedException {
+    /** After the local part of a job finished: waits until every peer's part has, or one fails, or {@code patience} runs out. */
+    public void finishBarrier(long job, Patience patience) throws InterruptedException {
         if (job == currentJob) {
             finishingJob = job; // before DONE goes out: a peer that hears every DONE, and leaves, finds this one finishing
         }
         control.sendToAll(ControlPlane.Kind.DONE, job, "", new byte[0], this::isGone);
-        fromEveryPeer(ControlPlane.Kind.DONE, job, Long.MAX_VALUE, "finish");
+        fromEveryPeer(ControlPlane.Kind.DONE, job, patience, "finish");
     }
 
     /**
@@ -482,12 +510,12 @@ public final class ClusterSession implements AutoCloseable {
      * running stops there too) and returns once every peer has said the same, so that no peer
      * leaves while another still runs and would take its leaving for a failure.
      */
-    public void stopBarrier(long job, long savepoint) throws InterruptedException {
+    public void stopBarrier(long job, long savepoint, Patience patience) throws InterruptedException {
         if (job == currentJob) {
             finishingJob = job;
         }
         control.sendToAll(ControlPlane.Kind.STOP, job, Long.toString(savepoint), new byte[0], this::isGone);
-        fromEveryPeer(ControlPlane.Kind.STOP, job, Long.MAX_VALUE, "stop at savepoint " + savepoint);
+        fromEveryPeer(ControlPlane.Kind.STOP, job, patience, "stop at savepoint " + savepoint);
     }
 
     /** Tells every peer this peer's part of the job failed (best effort: some may be gone). */
@@ -508,11 +536,11 @@ public final class ClusterSession implements AutoCloseable {
         control.forget(job);
     }
 
-    /** Returns once every peer has called it (as often as this one). */
-    public void barrier() throws InterruptedException {
+    /** Returns once every peer has called it (as often as this one), or fails once {@code patience} runs out. */
+    public void barrier(Patience patience) throws InterruptedException {
         checkUsable();
         long op = sequence.incrementAndGet();
-        finishBarrier(op);
+        finishBarrier(op, patience);
         control.forget(op);
     }
 
@@ -521,14 +549,14 @@ public final class ClusterSession implements AutoCloseable {
      * gets every peer's bytes in rank order, null for a peer lost under replication (whose share
      * another peer took over); the others get an empty list.
      */
-    public List<byte[]> gather(byte[] mine) throws InterruptedException {
+    public List<byte[]> gather(byte[] mine, Patience patience) throws InterruptedException {
         long op = sequence.incrementAndGet();
         int root = gatherRoot();
         if (self() != root) {
             control.send(root, ControlPlane.Kind.GATHER, op, "", mine);
             return List.of();
         }
-        ControlPlane.Message[] parts = fromEveryPeer(ControlPlane.Kind.GATHER, op, Long.MAX_VALUE, "gather results");
+        ControlPlane.Message[] parts = fromEveryPeer(ControlPlane.Kind.GATHER, op, patience, "gather results");
         control.forget(op);
         List<byte[]> all = new ArrayList<>();
         for (int p = 0; p < peers(); p++) {

@@ -139,7 +139,11 @@ public final class Checkpointing {
 
     /** Whether this peer has so many checkpoints under way that a source should wait before starting another. */
     boolean backlogged() {
-        return coordinator.underWay() >= MAX_UNDER_WAY;
+        if (coordinator.underWay() < MAX_UNDER_WAY) {
+            return false;
+        }
+        coordinator.reportIfSlow();
+        return true;
     }
 
     /** Checkpoints being aligned or written on one peer before sources hold the next barrier back. */

@@ -401,6 +401,7 @@ public final class JobGraph {
         checkpointed.claim(context.owner());
         if (checkpointed instanceof CommittingSinkWriter<?> committing) {
             committers.add(committing);
+            writer.deferCloseUntilTheJobEnds();
         }
     }
 
@@ -545,6 +546,13 @@ public final class JobGraph {
         Inbox inbox = consumerInboxes.get(tasklet);
         if (inbox != null) {
             inbox.bindConsumer(thread);
+        }
+    }
+
+    /** The job ended well everywhere: the two-phase-commit writers commit what they wrote since the last checkpoint. */
+    void closeDeferredSinks() {
+        for (SinkTail sink : sinks) {
+            sink.closeDeferred();
         }
     }
 

@@ -315,8 +315,10 @@ public final class Recovery {
 
     CheckpointCoordinator coordinator(Consumer<Throwable> onFailure) {
         CheckpointStore store = config.checkpointStore();
-        return new CheckpointCoordinator(store, key, config.name(), self, peers, restoredId,
+        CheckpointCoordinator c = new CheckpointCoordinator(store, key, config.name(), self, peers, restoredId,
                 store.keepsChains() ? config.fullCheckpointEvery() : 1, registry, onFailure);
+        c.reportSlowWritesAfter(config.stallReportMs());
+        return c;
     }
 
     /**

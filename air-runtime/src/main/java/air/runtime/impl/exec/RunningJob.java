@@ -54,6 +54,8 @@ public final class RunningJob implements Job {
     private final List<JobGraph> adopted = new CopyOnWriteArrayList<>();
     /** Where this job's {@link air.runtime.JobEvent}s go: the listeners of its config. */
     private JobEvents events = JobEvents.NONE;
+    /** How long this peer waits for the others at the end of the job. */
+    private ClusterSession.Patience finishPatience = ClusterSession.Patience.UNBOUNDED;
 
     private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob,
                        FaultTolerance faultTolerance) {
@@ -103,6 +105,7 @@ public final class RunningJob implements Job {
         JobMetrics metrics = new JobMetrics(registry, config.name(), graph);
         RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob, ft);
         job.events = events;
+        job.finishPatience = finishPatience(config);
         ft.started(job, plan, config, context, events, registry);
         LOG.info("job '{}' starting: {} tasklet(s), {} worker(s)", config.name(), graph.tasklets().size(), config.workers());
         events.publish(new JobEvent.Started(config.name(), self, System.currentTimeMillis(), graph.tasklets().size(),
@@ -339,7 +342,7 @@ public final class RunningJob implements Job {
                 return; // the others go on without this peer: it must not abort their job
             }
             if (failure == null && context.stoppedAt() > 0) {
-                cluster.stopBarrier(clusterJob, context.stoppedAt());
+                cluster.stopBarrier(clusterJob, context.stoppedAt(), finishPatience);
                 return;
             }
             if (failure != null || context.isCancelled()) {
@@ -348,18 +351,26 @@ public final class RunningJob implements Job {
             }
             LOG.info("job '{}': peer {}'s part is done; waiting for the other peers", name(), cluster.self());
             events.publish(new JobEvent.PartDone(name(), cluster.self(), System.currentTimeMillis()));
-            cluster.finishBarrier(clusterJob);
+            cluster.finishBarrier(clusterJob, finishPatience);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             context.fail(new JobFailedException("job '" + name() + "' interrupted while waiting for the other peers", e));
         } catch (IllegalStateException e) {
             context.fail(new JobFailedException("job '" + name() + "' failed on peer " + cluster.self() + ": " + e.getMessage(), e));
+            cluster.abortAll(clusterJob, e.getMessage()); // a stuck peer that gets going again fails too, instead of waiting for us
         } finally {
             cluster.endJob(clusterJob);
         }
     }
 
+    /** How long a peer waits for the others at the end: {@link JobConfig#finishTimeoutMs}, noting the missing ones at each stall report. */
+    private static ClusterSession.Patience finishPatience(JobConfig config) {
+        long note = config.stallReportMs() > 0 ? config.stallReportMs() : ClusterSession.Patience.UNBOUNDED.noteEveryMs();
+        return new ClusterSession.Patience(config.finishTimeoutMs(), note);
+    }
+
     private void finish() {
+        closeDeferredSinks();
         Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
         if (failure == null && context.stoppedAt() > 0) {
             graphs().forEach(JobGraph::abortSinks); // what they wrote after the savepoint is not part of it
@@ -392,6 +403,27 @@ public final class RunningJob implements Job {
         metrics.recordEnd(elapsed(), status);
         summary = metrics.summary(status, elapsed());
         metrics.close();
+    }
+
+    /**
+     * Once the job has ended well on every tasklet (and, in cluster mode, every peer passed the
+     * finish barrier), the two-phase-commit sinks commit their last output; before, a failure
+     * elsewhere would restore a checkpoint and replay what they had already made visible. A commit
+     * that fails fails the job.
+     */
+    private void closeDeferredSinks() {
+        if (context.failure() != null || context.isCancelled() || context.stoppedAt() > 0 || fencedAfterFailure != null) {
+            return;
+        }
+        for (JobGraph g : graphs()) {
+            try {
+                g.closeDeferredSinks();
+            } catch (RuntimeException e) {
+                context.fail(new JobFailedException("job '" + name() + "': a sink could not commit its last output at the end of input: "
+                        + e.getMessage(), e));
+                return;
+            }
+        }
     }
 
     /** The share of windowed records dropped as late above which the end of a job says so. */

@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.api.EventTime;
 import air.runtime.api.TimeSource;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
@@ -66,7 +67,8 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
 
     /**
      * The event time {@code timestampFn} gives {@code item}, or {@link #NO_TIMESTAMP} once the item
-     * went to the stage's bad-record policy (the function threw, or gave the reserved value). Shared
+     * went to the stage's bad-record policy (the function threw, or gave the reserved value or a
+     * time outside {@link EventTime#MIN} .. {@link EventTime#MAX}). Shared
      * by every timestamp assigner (per instance, per split).
      */
     static <T> long eventTime(ToLongFunction<? super T> timestampFn, BadRecordHandler badRecords, long timestamp, T item) {
@@ -80,6 +82,11 @@ public final class TimestampOp<T> extends ForwardingOperator<T, T> implements Sn
         if (ts == NO_TIMESTAMP) {
             badRecords.failed(timestamp, item, "returned Long.MIN_VALUE for",
                     new IllegalArgumentException("Long.MIN_VALUE is reserved for 'no timestamp'"));
+        } else if (!EventTime.inRange(ts)) {
+            badRecords.failed(timestamp, item, "returned the event time " + ts + " for", new IllegalArgumentException("event time " + ts
+                    + " ms lies outside [EventTime.MIN, EventTime.MAX] = [" + EventTime.MIN + ", " + EventTime.MAX + "] ms, where window"
+                    + " arithmetic is exact"));
+            return NO_TIMESTAMP;
         }
         return ts;
     }

@@ -68,16 +68,16 @@ class ClusterSessionLeaveTest {
         List<ClusterSession> peers = world(3);
         CompletableFuture<List<byte[]>> gathered = CompletableFuture.supplyAsync(() -> {
             try {
-                return peers.get(0).gather(bytes("zero"));
+                return peers.get(0).gather(bytes("zero"), ClusterSession.Patience.UNBOUNDED);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         }, r -> Thread.ofVirtual().start(r));
-        assertThat(peers.get(1).gather(bytes("one"))).isEmpty(); // not the gathering peer: sends its part and is done
+        assertThat(peers.get(1).gather(bytes("one"), ClusterSession.Patience.UNBOUNDED)).isEmpty(); // not the gathering peer: sends its part and is done
         peers.get(1).close(); // it leaves at once, while peer 0 still waits for peer 2
         Thread.sleep(2 * FAILURE_TIMEOUT_MS); // long past the end of peer 1's links, and past the failure timeout
         assertThat(gathered).as("peer 0 still gathering").isNotDone();
-        assertThat(peers.get(2).gather(bytes("two"))).isEmpty();
+        assertThat(peers.get(2).gather(bytes("two"), ClusterSession.Patience.UNBOUNDED)).isEmpty();
         List<byte[]> all = gathered.get(20, TimeUnit.SECONDS);
         assertThat(all).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly("zero", "one", "two");
         assertThat(peers.get(0).view().contains(1)).as("no view removed the peer that left").isTrue();
@@ -91,12 +91,12 @@ class ClusterSessionLeaveTest {
         peers.get(1).close(); // leaves without sending its part
         CompletableFuture<Void> two = CompletableFuture.runAsync(() -> {
             try {
-                peers.get(2).gather(bytes("two"));
+                peers.get(2).gather(bytes("two"), ClusterSession.Patience.UNBOUNDED);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
-        assertThatThrownBy(() -> peers.get(0).gather(bytes("zero"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> peers.get(0).gather(bytes("zero"), ClusterSession.Patience.UNBOUNDED)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("peer(s) [1] left the cluster");
         two.get(20, TimeUnit.SECONDS);
     }
