@@ -39,6 +39,19 @@ public interface Transport extends AutoCloseable {
     Frame receive(int channel, Duration timeout) throws InterruptedException;
 
     /**
+     * Drops every frame queued here on {@code channel} that no receiver has taken, and releases the
+     * senders waiting for room in that queue (their frame then goes in; a later {@code discard} or
+     * receiver takes it). Only for a channel nobody receives from now: the runtime calls it on each
+     * data channel of a job once the job's receivers have ended. Channels are numbered by a shuffle
+     * edge's place in the plan, so the next job on a reused cluster reads the same ones; without
+     * this, what an ended job's receivers left unread (a job that failed stops reading at once)
+     * would wait there for the next job, and a peer sending into a full queue would wait for it
+     * too, its own job unable to end. Transports without queues of their own ignore it.
+     */
+    default void discard(int channel) {
+    }
+
+    /**
      * Registers who hears of a broken link (a send that failed, a receiver that died), called on a
      * transport thread with the peer's rank. Transports that cannot break ignore it.
      */

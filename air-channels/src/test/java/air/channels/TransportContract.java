@@ -167,6 +167,39 @@ public abstract class TransportContract {
     }
 
     @Test
+    void discard_drops_what_is_queued_on_its_channel_and_releases_the_senders_waiting_for_room() throws Exception {
+        List<Transport> net = network(2);
+        net.get(0).send(1, Channels.CONTROL, text("kept"));
+        int n = 2_000;
+        Thread sender = Thread.ofVirtual().start(() -> {
+            for (int i = 0; i < n; i++) {
+                net.get(0).send(1, Channels.data(0), ByteBuffer.allocate(16 * 1024).putInt(0, i)); // nobody receives: the link fills
+            }
+        });
+        while (sender.getState() != Thread.State.TIMED_WAITING && sender.isAlive()) {
+            Thread.onSpinWait();
+        }
+        Thread.sleep(100);
+        assertThat(sender.isAlive()).as("the sender waits for room").isTrue();
+        while (sender.isAlive()) {
+            net.get(1).discard(Channels.data(0));
+            sender.join(20);
+        }
+        net.get(1).discard(Channels.data(0));
+        net.get(0).send(1, Channels.data(0), ByteBuffer.allocate(4).putInt(0, -1));
+        List<Integer> got = new ArrayList<>();
+        for (int i = net.get(1).receive(Channels.data(0), WAIT).payload().getInt(0); i != -1;
+             i = net.get(1).receive(Channels.data(0), WAIT).payload().getInt(0)) {
+            got.add(i); // what was still on its way when the last discard ran
+        }
+        assertThat(got).as("the frames queued first were dropped, the rest kept their order").doesNotContain(0).isSorted().hasSizeLessThan(n);
+        assertThat(text(net.get(1).receive(Channels.CONTROL, WAIT))).as("another channel keeps its frames").isEqualTo("kept");
+        net.get(1).discard(Channels.data(9)); // nothing ever came on it: nothing to drop
+        net.get(0).send(1, Channels.data(9), text("after"));
+        assertThat(text(net.get(1).receive(Channels.data(9), WAIT))).isEqualTo("after");
+    }
+
+    @Test
     void malformed_frames_are_rejected_naming_the_peer() throws Exception {
         List<Transport> net = network(3);
         FrameCodec codec = new FrameCodec();

@@ -49,7 +49,7 @@ class MisuseTest {
         assertThatThrownBy(() -> Windows.sliding(10, 3)).hasMessageContaining("must be a multiple of its slide");
         assertThatThrownBy(() -> Windows.sliding(10, 20)).hasMessageContaining("must not exceed its size");
         assertThatThrownBy(() -> events(Pipeline.create()).withTimestamps(Event::time, -5))
-                .hasMessageContaining("allowedDisorderMs must be >= 0");
+                .hasMessageContaining("allowedDisorderMs must be in [0, EventTime.MAX_SPAN");
         assertThatThrownBy(() -> JobConfig.defaults().workers(0)).hasMessageContaining("count must be in [1, 4096], was 0");
         assertThatThrownBy(() -> JobConfig.defaults().batchSize(0)).hasMessageContaining("was 0");
         assertThatThrownBy(() -> Sources.generate(-1, i -> i)).hasMessageContaining("count must be >= 0, was -1");

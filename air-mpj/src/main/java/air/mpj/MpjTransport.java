@@ -149,6 +149,18 @@ public final class MpjTransport implements Transport {
         return a.frame;
     }
 
+    /**
+     * Drops the frames received on {@code channel} and not taken; its receiver threads waiting for
+     * room go on. A channel never received on starts no receivers here.
+     */
+    @Override
+    public void discard(int channel) {
+        ParkingQueue<Arrival> q = inbound.get(channel);
+        if (q != null) {
+            q.clear();
+        }
+    }
+
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
         links.listen(listener);

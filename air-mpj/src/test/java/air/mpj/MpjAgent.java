@@ -20,7 +20,7 @@ import java.time.Duration;
  */
 public final class MpjAgent {
 
-    static final byte SEND = 1, WIRE = 2, RECEIVE = 3, CLOSE = 4, EXIT = 5, SEND_WIRE_OUT = 6;
+    static final byte SEND = 1, WIRE = 2, RECEIVE = 3, CLOSE = 4, EXIT = 5, SEND_WIRE_OUT = 6, DISCARD = 7;
     static final byte OK = 0, FRAME = 1, NONE = 2, ERROR = 3;
 
     private MpjAgent(){
@@ -65,6 +65,7 @@ public final class MpjAgent {
                         case RECEIVE -> {
                             return transport.receive(channel, Duration.ofMillis(timeoutMs));
                         }
+                        case DISCARD -> transport.discard(channel);
                         case CLOSE -> transport.close();
                         default -> throw new IllegalArgumentException("op " + op);
                     }

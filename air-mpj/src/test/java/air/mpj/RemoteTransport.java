@@ -156,6 +156,16 @@ final class RemoteTransport implements Transport {
     }
 
     @Override
+    public void discard(int channel) {
+        try {
+            call(MpjAgent.DISCARD, -1, channel, 0, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;

@@ -189,6 +189,47 @@ final class CheckpointFile {
         }
     }
 
+    /**
+     * Checks another peer's file without holding it: its header and its checksum, read through a
+     * small buffer. A restore checks every peer's files but needs only its own parts ({@link #decode}),
+     * so a heap smaller than the whole world's checkpoint still restores.
+     */
+    static Header verify(Path file, String job, long id, int peer, int peers) throws IOException, DamagedFile, UnknownFormat {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(MAX_HEADER_BYTES);
+        }
+        checkFormat(head); // an unknown format is refused as such, never taken for damage
+        CRC32C crc = new CRC32C();
+        byte[] chunk = new byte[VERIFY_CHUNK_BYTES];
+        try (InputStream in = Files.newInputStream(file)) {
+            long left = Files.size(file) - 8;
+            if (left < MAGIC.length + 1) {
+                throw new DamagedFile("only " + (left + 8) + " bytes (partly written?)");
+            }
+            while (left > 0) {
+                int n = in.read(chunk, 0, (int) Math.min(chunk.length, left));
+                if (n < 0) {
+                    throw new DamagedFile("shorter than when it was opened");
+                }
+                crc.update(chunk, 0, n);
+                left -= n;
+            }
+            byte[] trailer = in.readNBytes(8);
+            if (trailer.length != 8 || ByteBuffer.wrap(trailer).getLong() != crc.getValue()) {
+                throw new DamagedFile("checksum mismatch (damaged or partly written)");
+            }
+        }
+        try {
+            return expected(readHeader(ByteBuffer.wrap(head), FORMAT), job, id, peer, peers);
+        } catch (BufferUnderflowException e) {
+            throw new DamagedFile("ends in its header");
+        }
+    }
+
+    /** The buffer {@link #verify} reads a file through. */
+    private static final int VERIFY_CHUNK_BYTES = 256 << 10;
+
     static Contents decode(byte[] bytes, String job, long id, int peer, int peers) throws DamagedFile, UnknownFormat {
         int format = checkFormat(bytes);
         if (bytes.length < MAGIC.length + 1 + 8) {

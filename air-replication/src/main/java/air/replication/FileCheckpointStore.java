@@ -286,8 +286,12 @@ public final class FileCheckpointStore implements CheckpointStore {
         Path file = file(job, id, r, peers);
         Checked checked;
         try {
-            CheckpointFile.Contents c = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers);
-            checked = new Checked(c.base(), r == peer ? c.parts() : null, null, false);
+            if (r == peer) {
+                CheckpointFile.Contents c = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers);
+                checked = new Checked(c.base(), c.parts(), null, false);
+            } else { // only checked: a restore holds its own parts, never the whole world's
+                checked = new Checked(CheckpointFile.verify(file, job, id, r, peers).base(), null, null, false);
+            }
         } catch (NoSuchFileException e) {
             checked = new Checked(-1, null, file + " is missing", true);
         } catch (CheckpointFile.DamagedFile e) {

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.CheckpointMismatchException;
 import air.runtime.api.CheckpointStore;
+import com.sun.management.ThreadMXBean;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -121,6 +123,29 @@ class FileCheckpointStoreTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 0x40;
         Files.write(file, bytes);
+    }
+
+    /**
+     * A restore checks every peer's file but keeps only its own parts: the others are mapped and
+     * checked, never read into the heap (a heap smaller than the whole world's checkpoint restores).
+     */
+    @Test
+    void a_restore_holds_only_its_own_parts_in_the_heap(@TempDir Path dir) throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
+        byte[] big = new byte[32 << 20];
+        new Random(7).nextBytes(big);
+        store.write("job", 1, 0, 4, Map.of("v0#0", "mine".getBytes(StandardCharsets.UTF_8)));
+        for (int peer = 1; peer < 4; peer++) {
+            store.write("job", 1, peer, 4, Map.of("v0#" + peer, big));
+        }
+        big = null;
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        Optional<CheckpointStore.Restored> restored = store.newestComplete("job", 0, 4);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(restored).isPresent();
+        assertThat(new String(restored.get().parts().get("v0#0"), StandardCharsets.UTF_8)).isEqualTo("mine");
+        assertThat(allocated).as("bytes allocated to restore peer 0, beside 3 x 32 MiB files of the others").isLessThan(8L << 20);
     }
 
     @Test

@@ -138,6 +138,15 @@ public final class InJvmTransport implements Transport {
         return wire == null ? null : codec.decode(wire.sender(), wire.bytes());
     }
 
+    /** Drops the frames queued for this peer on {@code channel}; senders parked on the full queue go on. */
+    @Override
+    public void discard(int channel) {
+        ParkingQueue<Wire> q = inbound.get(channel);
+        if (q != null) {
+            q.clear();
+        }
+    }
+
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
         links.listen(listener);

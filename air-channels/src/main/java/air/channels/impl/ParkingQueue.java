@@ -83,6 +83,20 @@ public final class ParkingQueue<T> {
         return queue.size();
     }
 
+    /**
+     * Drops every item queued (consumer side only: no {@link #poll} may run meanwhile) and wakes the
+     * producers parked for room, which then retry; returns how many items it dropped.
+     */
+    public int clear() {
+        int dropped = 0;
+        while (queue.poll() != null) {
+            dropped++;
+        }
+        VarHandle.fullFence();
+        blockedProducers.keySet().forEach(LockSupport::unpark);
+        return dropped;
+    }
+
     public void wakeAll() {
         Thread c = consumer;
         if (c != null) {

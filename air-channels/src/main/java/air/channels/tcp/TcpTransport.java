@@ -505,6 +505,18 @@ public final class TcpTransport implements Transport {
         return a.frame;
     }
 
+    /**
+     * Drops the frames received on {@code channel} and not taken; a data lane's receive loop waiting
+     * for room in that queue (which holds back every data channel of its peer) goes on.
+     */
+    @Override
+    public void discard(int channel) {
+        ParkingQueue<Arrival> q = inbound.get(channel);
+        if (q != null) {
+            q.clear();
+        }
+    }
+
     @Override
     public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
         links.listen(listener);

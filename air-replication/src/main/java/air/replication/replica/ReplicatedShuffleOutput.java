@@ -2,6 +2,7 @@ package air.replication.replica;
 
 import air.channels.Transport;
 import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.exec.HostedInboxes;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
@@ -42,7 +43,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private final int self;
     private final Transport transport;
     private final ClusterSession session;
-    private final int channel;
+    private final DataChannel channel;
     private final ShuffleItemCodec codec;
     private final Placement placement;
     private final HostedInboxes hosted;
@@ -58,7 +59,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private int seenVersion;
     private long lastBarrier;
 
-    public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, int channel, ShuffleItemCodec codec,
+    public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, DataChannel channel, ShuffleItemCodec codec,
                                    Placement placement, HostedInboxes hosted, ReplicaService replicas, ReplicationContext.LogBound bound) {
         this.bound = bound;
         this.producer = producer;
@@ -200,10 +201,9 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         if (session.isGone(host)) {
             return;
         }
-        WireOut out = new WireOut(ShuffleItemCodec.sizeHint(item));
-        codec.write(destination, item, out);
+        WireOut out = channel.encode(destination, item, codec);
         try {
-            transport.send(host, channel, out);
+            transport.send(host, channel.channel(), out);
         } catch (IllegalStateException e) {
             // the host died: its successor gets this from the log
         }

@@ -1,6 +1,7 @@
 package air.replication.replica;
 
 import air.runtime.ft.ShuffleWiring;
+import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.exec.HostedInboxes;
 import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.ops.ShuffleItemCodec;
@@ -26,7 +27,8 @@ final class ReplicatedWiring implements ShuffleWiring {
     }
 
     @Override
-    public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel, ShuffleItemCodec codec) {
+    public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, DataChannel channel,
+                                      ShuffleItemCodec codec) {
         ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, replication.session(), channel, codec,
                 replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers), replication.replicas(),
                 replication.logBound());

@@ -2,6 +2,7 @@ package air.runtime.ft;
 
 import air.channels.Transport;
 import air.runtime.impl.cluster.ClusterShuffleOutput;
+import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.exec.HostedInboxes;
 import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.ops.ShuffleItemCodec;
@@ -23,8 +24,11 @@ public interface ShuffleWiring {
     /** The inboxes of final vertex {@code vertex} on this peer, by global instance, which the remote receivers fill. */
     HostedInboxes hostedInboxes(int vertex, int instances);
 
-    /** The sending end of shuffle {@code channel} from {@code producer} to final vertex {@code vertex} across peers. */
-    ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel, ShuffleItemCodec codec);
+    /**
+     * The sending end of the shuffle on {@code channel} (the edge's channel and the cluster job, whose
+     * number every frame carries) from {@code producer} to final vertex {@code vertex} across peers.
+     */
+    ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, DataChannel channel, ShuffleItemCodec codec);
 
     /** Whether the remote receivers outlive this peer's tasklets (instances move, so they run until the job ends everywhere). */
     boolean receiversOutliveTasklets();
@@ -47,7 +51,7 @@ public interface ShuffleWiring {
             }
 
             @Override
-            public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, int channel,
+            public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, DataChannel channel,
                                               ShuffleItemCodec codec) {
                 return new ClusterShuffleOutput(producer, localDestinations, transport, channel, codec);
             }

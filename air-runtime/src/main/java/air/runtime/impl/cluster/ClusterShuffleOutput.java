@@ -5,12 +5,12 @@ import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.ShuffleOutput;
-import air.wire.WireOut;
 
 /**
  * A shuffle edge across peers as one upstream instance sees it: destination {@code d} lives on
  * peer {@code d / workers}; local ones get the item in their inbox, remote ones an encoded frame
- * on the edge's channel (FIFO per sender and channel, so each item keeps its place).
+ * on the edge's channel (FIFO per sender and channel, so each item keeps its place), in the job's
+ * envelope ({@link DataChannel}).
  */
 public final class ClusterShuffleOutput implements ShuffleOutput {
 
@@ -19,10 +19,10 @@ public final class ClusterShuffleOutput implements ShuffleOutput {
     private final int self;
     private final int destinations;
     private final Transport transport;
-    private final int channel;
+    private final DataChannel channel;
     private final ShuffleItemCodec codec;
 
-    public ClusterShuffleOutput(int producer, Inbox[] local, Transport transport, int channel, ShuffleItemCodec codec) {
+    public ClusterShuffleOutput(int producer, Inbox[] local, Transport transport, DataChannel channel, ShuffleItemCodec codec) {
         this.producer = producer;
         this.local = local;
         this.self = transport.self();
@@ -49,8 +49,6 @@ public final class ClusterShuffleOutput implements ShuffleOutput {
             local[destination - self * local.length].offer(item);
             return;
         }
-        WireOut out = new WireOut(ShuffleItemCodec.sizeHint(item));
-        codec.write(destination, item, out);
-        transport.send(peer, channel, out);
+        transport.send(peer, channel.channel(), channel.encode(destination, item, codec));
     }
 }

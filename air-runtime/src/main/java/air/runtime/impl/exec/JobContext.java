@@ -23,6 +23,8 @@ public final class JobContext {
     private volatile long stoppedAt;
     /** Who owns the sinks this peer opens now; a cluster job asks its membership (world, view). */
     private volatile Supplier<OwnerToken> owner;
+    /** The cluster job's number, agreed by every peer; -1 outside cluster mode. */
+    private volatile long clusterJob = -1;
 
     public JobContext(String jobName) {
         this.jobName = jobName;
@@ -42,6 +44,16 @@ public final class JobContext {
 
     public String jobName() {
         return jobName;
+    }
+
+    /** The peers agreed on this job as cluster job {@code job} ({@code ClusterSession.beginJob}): its frames carry that number. */
+    void joinedClusterJob(long job) {
+        clusterJob = job;
+    }
+
+    /** The cluster job's number, the same on every peer; -1 outside cluster mode. */
+    public long clusterJob() {
+        return clusterJob;
     }
 
     void register(Thread thread) {

@@ -10,6 +10,7 @@ import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
 import air.runtime.impl.checkpoint.OperatorIds;
 import air.runtime.impl.checkpoint.PartNames;
+import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.inbound.Alignment;
 import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
@@ -166,8 +167,9 @@ public final class JobGraph {
                 VertexPlan from = plan.vertices().get(e.from());
                 VertexPlan to = plan.vertices().get(e.to());
                 RemoteShuffleTasklet r = new RemoteShuffleTasklet(context, "shuffle-in " + e.id() + " v" + e.to(), transport,
-                        Channels.data(e.id()), codecFor(plan.tailOf(e)), from.parallelism(), graph.numbering.base(e),
-                        wiring.hostedInboxes(e.to(), graph.globalParallelism(to)), !wiring.receiversOutliveTasklets());
+                        graph.dataChannel(e), codecFor(plan.tailOf(e)), from.parallelism(), graph.numbering.base(e),
+                        wiring.hostedInboxes(e.to(), graph.globalParallelism(to)), !wiring.receiversOutliveTasklets(),
+                        config.meterRegistryOrDefault());
                 if (wiring.receiversOutliveTasklets()) {
                     graph.receivers.add(r); // runs until the job has ended on every live peer
                 } else {
@@ -176,6 +178,23 @@ public final class JobGraph {
             }
         }
         return graph;
+    }
+
+    /** Edge {@code e}'s data channel in this cluster job. */
+    private DataChannel dataChannel(ShuffleEdge e) {
+        return new DataChannel(Channels.data(e.id()), context.clusterJob());
+    }
+
+    /**
+     * Cluster mode, once nobody here receives on them any more (this peer's part of the job ended,
+     * or its graph could not be built): drops what is left queued on {@code plan}'s data channels
+     * and releases the peers waiting for room there ({@link Transport#discard}), so that none of it
+     * waits for the next job on the same channels.
+     */
+    static void discardFrames(PhysicalPlan plan, Transport transport) {
+        for (ShuffleEdge e : plan.edges()) {
+            transport.discard(Channels.data(e.id()));
+        }
     }
 
     /** Replication: the receivers of remote shuffle items; they run until {@link RemoteShuffleTasklet#stop}. */
@@ -435,7 +454,7 @@ public final class JobGraph {
         if (peers == 1) {
             return new InboxShuffleOutput(producer, destinations);
         }
-        return wiring.remoteOutput(producer, edge.to(), destinations, peers, Channels.data(edge.id()), codecFor(pw));
+        return wiring.remoteOutput(producer, edge.to(), destinations, peers, dataChannel(edge), codecFor(pw));
     }
 
     /** The checkpoint part of instance {@code instance} of vertex {@code v}, by global index. */

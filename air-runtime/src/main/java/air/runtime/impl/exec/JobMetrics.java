@@ -30,12 +30,14 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code air.window.results} and {@code air.late.records} per job</li>
  *   <li>{@code air.progress.holders} per final window instance: how many upstream instances hold back its oldest open window</li>
  *   <li>{@code air.job.duration} (tag status) when the job ends</li>
+ *   <li>{@code air.shuffle.stale.frames} per job, in cluster mode: frames of an earlier cluster job that its
+ *   receivers dropped (counted by {@code RemoteShuffleTasklet}, registered at the first)</li>
  * </ul>
  *
  * <p>When the job ends ({@link #close}) every meter above that reads the job's operators is
  * removed from the registry, so a JVM that runs many jobs keeps no meters (nor operators) of
- * those that ended; {@code air.job.duration} and the checkpoint, recovery and takeover meters,
- * which hold no reference to the job and add up over runs of the same job name, stay.
+ * those that ended; {@code air.job.duration}, {@code air.shuffle.stale.frames} and the checkpoint, recovery and
+ * takeover meters, which hold no reference to the job and add up over runs of the same job name, stay.
  */
 public final class JobMetrics implements AutoCloseable {
 

@@ -2,10 +2,15 @@ package air.runtime.impl.exec;
 
 import air.channels.Frame;
 import air.channels.Transport;
+import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.ShuffleItemCodec;
 import air.wire.WireIn;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The receiving end of a shuffle edge on one peer: decodes the frames other peers send on the
@@ -17,26 +22,36 @@ import java.time.Duration;
  * instances move (a peer takes over a dead one's, and its producers then send from there), so it
  * runs until told to {@link #stop}: a producer that took over a dead peer's share may repeat items
  * to instances that already finished (their inboxes drop them).
+ *
+ * <p>A frame another cluster job sent (its envelope, {@link DataChannel}, names another job: one
+ * that ended on a reused cluster left it queued or in flight) is dropped before any other check,
+ * counted ({@code air.shuffle.stale.frames}, and in {@link #position}) and logged once.
  */
 final class RemoteShuffleTasklet extends Tasklet {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteShuffleTasklet.class);
+
     private final Transport transport;
-    private final int channel;
+    private final DataChannel channel;
     private final HostedInboxes hosted;
     private final ShuffleItemCodec codec;
     private final int producersPerPeer;
     /** The number of this edge's first producer at the vertex it feeds (edges into one vertex share a numbering). */
     private final int producerBase;
     private final boolean fixedPlacement;
+    /** Where the count of stale frames goes, registered at the first one. */
+    private final MeterRegistry registry;
     private long frames;
+    /** Frames of other jobs dropped. */
+    private long stale;
     private volatile boolean stopped;
 
     /**
      * @param fixedPlacement no replication: producers stay on their peers, and the tasklet ends
      *                       after every remote producer's end of stream to every instance here
      */
-    RemoteShuffleTasklet(JobContext job, String name, Transport transport, int channel, ShuffleItemCodec codec, int producersPerPeer,
-                         int producerBase, HostedInboxes hosted, boolean fixedPlacement) {
+    RemoteShuffleTasklet(JobContext job, String name, Transport transport, DataChannel channel, ShuffleItemCodec codec, int producersPerPeer,
+                         int producerBase, HostedInboxes hosted, boolean fixedPlacement, MeterRegistry registry) {
         super(job, name);
         this.transport = transport;
         this.channel = channel;
@@ -45,6 +60,7 @@ final class RemoteShuffleTasklet extends Tasklet {
         this.producerBase = producerBase;
         this.hosted = hosted;
         this.fixedPlacement = fixedPlacement;
+        this.registry = registry;
     }
 
     /** Replication: the job ended on every live peer; returns within one receive timeout. */
@@ -63,6 +79,11 @@ final class RemoteShuffleTasklet extends Tasklet {
                 continue;
             }
             WireIn in = new WireIn(f.payload(), f.peer());
+            long sender = DataChannel.senderJob(in);
+            if (sender != channel.job()) {
+                dropStale(f.peer(), sender);
+                continue;
+            }
             ShuffleItemCodec.Addressed a = codec.read(in, producerBase + producersPerPeer * peers, hosted.size());
             int producerPeer = (a.item().producer() - producerBase) / producersPerPeer;
             Inbox inbox = hosted.at(a.destination());
@@ -77,12 +98,22 @@ final class RemoteShuffleTasklet extends Tasklet {
         }
     }
 
+    /** A frame of cluster job {@code sender}, not of this one, came from {@code peer}: dropped and counted, the first one logged. */
+    private void dropStale(int peer, long sender) {
+        if (stale++ == 0) {
+            LOG.warn("job '{}' (cluster job {}): dropped a frame of cluster job {} from peer {} on channel {}: a job that ended on this "
+                    + "cluster left it queued or in flight; later ones are only counted (air.shuffle.stale.frames)", job.jobName(),
+                    channel.job(), sender, peer, channel.channel());
+        }
+        Counter.builder("air.shuffle.stale.frames").tag("job", job.jobName()).register(registry).increment();
+    }
+
     /** The next frame of this edge, or null after a short wait (so that cancellation is seen). */
     private Frame nextFrame() {
         job.checkCancelled();
         Frame f;
         try {
-            f = transport.receive(channel, Duration.ofMillis(100));
+            f = transport.receive(channel.channel(), Duration.ofMillis(100));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             job.checkCancelled();
@@ -96,6 +127,6 @@ final class RemoteShuffleTasklet extends Tasklet {
 
     @Override
     protected String position() {
-        return "frame #" + frames + " on channel " + channel;
+        return "frame #" + frames + " on channel " + channel.channel() + (stale > 0 ? ", " + stale + " stale frame(s) of other jobs dropped" : "");
     }
 }

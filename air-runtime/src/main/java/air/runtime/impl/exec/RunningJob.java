@@ -34,6 +34,7 @@ public final class RunningJob implements Job {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunningJob.class);
 
+    private final PhysicalPlan plan;
     private final JobContext context;
     private final JobGraph graph;
     private final JobMetrics metrics;
@@ -57,8 +58,9 @@ public final class RunningJob implements Job {
     /** How long this peer waits for the others at the end of the job. */
     private ClusterSession.Patience finishPatience = ClusterSession.Patience.UNBOUNDED;
 
-    private RunningJob(JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob,
+    private RunningJob(PhysicalPlan plan, JobContext context, JobGraph graph, JobMetrics metrics, ClusterSession cluster, long clusterJob,
                        FaultTolerance faultTolerance) {
+        this.plan = plan;
         this.faultTolerance = faultTolerance;
         this.context = context;
         this.graph = graph;
@@ -87,6 +89,7 @@ public final class RunningJob implements Job {
         long clusterJob;
         try {
             clusterJob = cluster == null ? -1 : joinClusterJob(plan, config, context, cluster, ft);
+            context.joinedClusterJob(clusterJob);
         } catch (RuntimeException e) {
             ft.close(); // gives back what it holds (a checkpoint directory's lock)
             throw e;
@@ -99,11 +102,12 @@ public final class RunningJob implements Job {
             if (cluster != null) {
                 cluster.abortAll(clusterJob, e.toString());
                 cluster.endJob(clusterJob);
+                JobGraph.discardFrames(plan, cluster.transport()); // what the others sent before they heard: nobody here reads it
             }
             throw e;
         }
         JobMetrics metrics = new JobMetrics(registry, config.name(), graph);
-        RunningJob job = new RunningJob(context, graph, metrics, cluster, clusterJob, ft);
+        RunningJob job = new RunningJob(plan, context, graph, metrics, cluster, clusterJob, ft);
         job.events = events;
         job.finishPatience = finishPatience(config);
         ft.started(job, plan, config, context, events, registry);
@@ -287,6 +291,9 @@ public final class RunningJob implements Job {
             }
             for (Thread t : receiverThreads) {
                 interrupted |= joinQuietly(t);
+            }
+            if (cluster != null) { // every receiver here has ended (in fixed placement they are tasklets, joined above)
+                JobGraph.discardFrames(plan, cluster.transport());
             }
             finish();
             joined = true;

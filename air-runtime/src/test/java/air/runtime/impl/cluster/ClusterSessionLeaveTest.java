@@ -73,7 +73,8 @@ class ClusterSessionLeaveTest {
                 throw new IllegalStateException(e);
             }
         }, r -> Thread.ofVirtual().start(r));
-        assertThat(peers.get(1).gather(bytes("one"), ClusterSession.Patience.UNBOUNDED)).isEmpty(); // not the gathering peer: sends its part and is done
+        // not the gathering peer: sends its part and is done
+        assertThat(peers.get(1).gather(bytes("one"), ClusterSession.Patience.UNBOUNDED)).isEmpty();
         peers.get(1).close(); // it leaves at once, while peer 0 still waits for peer 2
         Thread.sleep(2 * FAILURE_TIMEOUT_MS); // long past the end of peer 1's links, and past the failure timeout
         assertThat(gathered).as("peer 0 still gathering").isNotDone();
