@@ -151,14 +151,12 @@ public final class MpjTransport implements Transport {
 
     /**
      * Drops the frames received on {@code channel} and not taken; its receiver threads waiting for
-     * room go on. A channel never received on starts no receivers here.
+     * room go on. A channel never received on gets its receivers now: a peer's sends on it wait in
+     * MPI until they are matched, so only receiving them (and dropping them) releases its senders.
      */
     @Override
     public void discard(int channel) {
-        ParkingQueue<Arrival> q = inbound.get(channel);
-        if (q != null) {
-            q.clear();
-        }
+        inboundOf(channel).clear();
     }
 
     @Override
