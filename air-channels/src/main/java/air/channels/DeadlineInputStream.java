@@ -16,18 +16,20 @@ import java.util.concurrent.TimeUnit;
 public final class DeadlineInputStream extends FilterInputStream {
 
     private final Socket socket;
-    private final long deadlineNanos;
+    private final long startNanos;
+    private final long budgetNanos;
     private final long budgetMs;
 
     public DeadlineInputStream(Socket socket, long budgetMs) throws IOException {
         super(socket.getInputStream());
         this.socket = socket;
         this.budgetMs = budgetMs;
-        this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(budgetMs);
+        this.startNanos = System.nanoTime();
+        this.budgetNanos = TimeUnit.MILLISECONDS.toNanos(budgetMs); // saturates: a huge budget never wraps
     }
 
     private void armForTheRest() throws IOException {
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - startNanos));
         if (leftMs <= 0) {
             throw new SocketTimeoutException("the exchange took longer than " + budgetMs + " ms");
         }

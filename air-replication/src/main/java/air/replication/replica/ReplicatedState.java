@@ -104,6 +104,7 @@ final class ReplicatedState implements FaultTolerance {
                         .description("a producer held back because its upstream-backup log was over its bound").register(registry)));
         coordinator = new CheckpointCoordinator(replicas, config.name(), config.name(), cluster.self(), cluster.peers(), 0,
                 replicas.keepsChains() ? config.fullCheckpointEvery() : 1, registry, context::fail);
+        coordinator.reportSlowWritesAfter(config.stallReportMs());
         CheckpointCoordinator c = coordinator;
         long interval = config.replicationIntervalMs() * 1_000_000L;
         JobGraph graph = JobGraph.build(plan, config, context, cluster.transport(), part -> new Checkpointing(c, interval, 0, null, () -> { }),

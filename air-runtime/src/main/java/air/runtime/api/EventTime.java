@@ -27,12 +27,4 @@ public final class EventTime {
     public static boolean inRange(long ts) {
         return ts >= MIN && ts <= MAX;
     }
-
-    /** {@code span}, if it lies in {@code [0, MAX_SPAN]}; otherwise an exception naming {@code what}. */
-    public static long checkSpan(String what, long span) {
-        if (span < 0 || span > MAX_SPAN) {
-            throw new IllegalArgumentException(what + " must be in [0, " + MAX_SPAN + "] ms (about 36 million years), was " + span);
-        }
-        return span;
-    }
 }

@@ -62,6 +62,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final Counter failed;
     private final Counter changesOnly;
     private final Counter slow;
+    private final MeterRegistry registry;
+    /** Removed at {@link #close}: a later run of the same job registers its own, bound to its coordinator. */
+    private final Gauge writeAge;
     /** The checkpoint being written now, or -1; set after {@link #writingSinceNanos}. */
     private volatile long writingId = -1;
     private volatile long writingSinceNanos;
@@ -127,8 +130,9 @@ public final class CheckpointCoordinator implements AutoCloseable {
                 .description("checkpoints this peer could not write (the job went on)").register(registry);
         this.slow = Counter.builder("air.checkpoints.slow").tag("job", jobName)
                 .description("checkpoint writes that took longer than the stall report threshold while barriers waited").register(registry);
-        Gauge.builder("air.checkpoint.write.age", this, CheckpointCoordinator::writeAgeMs).tag("job", jobName).baseUnit("ms")
-                .description("how long the checkpoint write under way has taken, 0 when none is").register(registry);
+        this.registry = registry;
+        this.writeAge = Gauge.builder("air.checkpoint.write.age", this, CheckpointCoordinator::writeAgeMs).tag("job", jobName)
+                .baseUnit("ms").description("how long the checkpoint write under way has taken, 0 when none is").register(registry);
     }
 
     /** Where {@link air.runtime.JobEvent.CheckpointWritten} goes; set before any tasklet runs. */
@@ -338,6 +342,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
     /** Waits for the writes already handed over, then stops the writer thread. */
     @Override
     public void close() {
+        registry.remove(writeAge);
         writer.shutdown();
         try {
             if (!writer.awaitTermination(60, TimeUnit.SECONDS)) {

@@ -419,7 +419,7 @@ public final class ClusterSession implements AutoCloseable {
         public static final Patience UNBOUNDED = new Patience(0, STILL_WAITING_MS);
 
         long deadline(long startMs) {
-            return timeoutMs == 0 ? Long.MAX_VALUE : startMs + timeoutMs;
+            return timeoutMs == 0 || startMs > Long.MAX_VALUE - timeoutMs ? Long.MAX_VALUE : startMs + timeoutMs;
         }
     }
 

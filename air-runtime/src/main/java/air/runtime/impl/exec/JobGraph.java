@@ -420,7 +420,6 @@ public final class JobGraph {
         checkpointed.claim(context.owner());
         if (checkpointed instanceof CommittingSinkWriter<?> committing) {
             committers.add(committing);
-            writer.deferCloseUntilTheJobEnds();
         }
     }
 
@@ -565,13 +564,6 @@ public final class JobGraph {
         Inbox inbox = consumerInboxes.get(tasklet);
         if (inbox != null) {
             inbox.bindConsumer(thread);
-        }
-    }
-
-    /** The job ended well everywhere: the two-phase-commit writers commit what they wrote since the last checkpoint. */
-    void closeDeferredSinks() {
-        for (SinkTail sink : sinks) {
-            sink.closeDeferred();
         }
     }
 

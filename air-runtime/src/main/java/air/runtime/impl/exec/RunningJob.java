@@ -364,7 +364,9 @@ public final class RunningJob implements Job {
             context.fail(new JobFailedException("job '" + name() + "' interrupted while waiting for the other peers", e));
         } catch (IllegalStateException e) {
             context.fail(new JobFailedException("job '" + name() + "' failed on peer " + cluster.self() + ": " + e.getMessage(), e));
-            cluster.abortAll(clusterJob, e.getMessage()); // a stuck peer that gets going again fails too, instead of waiting for us
+            if (cluster.fencedBecause() == null) { // a fenced peer must not abort the others' job
+                cluster.abortAll(clusterJob, e.getMessage()); // a stuck peer that gets going again fails too, instead of waiting for us
+            }
         } finally {
             cluster.endJob(clusterJob);
         }
@@ -377,7 +379,6 @@ public final class RunningJob implements Job {
     }
 
     private void finish() {
-        closeDeferredSinks();
         Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
         if (failure == null && context.stoppedAt() > 0) {
             graphs().forEach(JobGraph::abortSinks); // what they wrote after the savepoint is not part of it
@@ -410,27 +411,6 @@ public final class RunningJob implements Job {
         metrics.recordEnd(elapsed(), status);
         summary = metrics.summary(status, elapsed());
         metrics.close();
-    }
-
-    /**
-     * Once the job has ended well on every tasklet (and, in cluster mode, every peer passed the
-     * finish barrier), the two-phase-commit sinks commit their last output; before, a failure
-     * elsewhere would restore a checkpoint and replay what they had already made visible. A commit
-     * that fails fails the job.
-     */
-    private void closeDeferredSinks() {
-        if (context.failure() != null || context.isCancelled() || context.stoppedAt() > 0 || fencedAfterFailure != null) {
-            return;
-        }
-        for (JobGraph g : graphs()) {
-            try {
-                g.closeDeferredSinks();
-            } catch (RuntimeException e) {
-                context.fail(new JobFailedException("job '" + name() + "': a sink could not commit its last output at the end of input: "
-                        + e.getMessage(), e));
-                return;
-            }
-        }
     }
 
     /** The share of windowed records dropped as late above which the end of a job says so. */
