@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
@@ -147,27 +149,26 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     /** Creates a topic (replication factor 1) and returns once every partition has a leader that holds its log. */
     public void createTopic(String name, int partitions) {
-        try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            awaitPartitions(admin, name, partitions);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot create topic " + name + ": " + e + "\n" + logTail(), e);
-        }
+        changeTopic("cannot create topic " + name, name, partitions,
+                admin -> admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all());
     }
 
     /** Raises {@code topic}'s partitions to {@code total} and returns once every one has a leader that holds its log. */
     public void addPartitions(String topic, int total) {
+        changeTopic("cannot add partitions to " + topic, topic, total,
+                admin -> admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all());
+    }
+
+    /** Runs one topic change and waits for its {@code partitions} to be ready; a failure says {@code what} with the broker's log. */
+    private void changeTopic(String what, String topic, int partitions, Function<Admin, KafkaFuture<Void>> change) {
         try (Admin admin = admin()) {
-            admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all().get(30, TimeUnit.SECONDS);
-            awaitPartitions(admin, topic, total);
+            change.apply(admin).get(30, TimeUnit.SECONDS);
+            awaitPartitions(admin, topic, partitions);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot add partitions to " + topic + ": " + e + "\n" + logTail(), e);
+            throw new IllegalStateException(what + ": " + e + "\n" + logTail(), e);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,9 +69,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
     /** The checkpoint being written now, or -1; set after {@link #writingSinceNanos}. */
     private volatile long writingId = -1;
     private volatile long writingSinceNanos;
-    /** The write already reported as slow (guarded by {@code slowLock}). */
-    private long reportedSlow = -1;
-    private final Object slowLock = new Object();
+    /** The write already reported as slow. */
+    private final AtomicLong reportedSlow = new AtomicLong(-1);
     private volatile long slowAfterNanos = Long.MAX_VALUE;
     private volatile long lastWritten;
     /** Checkpoints pending with a part that holds changes (guarded by this). */
@@ -314,11 +314,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
         if (id < 0 || age < slowAfterNanos) {
             return;
         }
-        synchronized (slowLock) {
-            if (reportedSlow == id) {
-                return;
-            }
-            reportedSlow = id;
+        if (reportedSlow.getAndSet(id) == id) {
+            return;
         }
         slow.increment();
         LOG.warn("job '{}': checkpoint {} has been writing to {} on peer {} for {} ms; sources hold further barriers back until it"
