@@ -384,9 +384,10 @@ class CheckpointRecoveryTest {
         assertThatThrownBy(other::items).as("nothing ran").hasMessageContaining("has not run yet");
         runChanged(store, other, true);
         assertThat(collected(other.items())).isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
-        CollectSink<WindowResult<Long, Long>> again = Sinks.collect();
-        assertThatCode(() -> runChanged(store, again, false)).as("the old pipeline's checkpoints were discarded: a rerun of the new one "
+        assertThatCode(() -> runChanged(store, other, false)).as("the old pipeline's checkpoints were discarded: a rerun of the new one "
                 + "resumes its own").doesNotThrowAnyException();
+        assertThat(collected(other.items())).as("it resumed from its final checkpoint: everything had ended, nothing is read again")
+                .isEqualTo(TestPipelines.expectedCounts(N, 13, Windows.tumbling(100)));
     }
 
     @Test

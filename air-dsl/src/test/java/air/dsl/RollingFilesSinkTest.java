@@ -7,9 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.runtime.Job;
 import air.runtime.JobFailedException;
 import air.runtime.api.CommittingSinkWriter;
+import air.runtime.api.Emitter;
 import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
+import air.runtime.api.SourceFactory;
+import air.runtime.api.SourceReader;
 import air.runtime.sink.RollingFilesSink;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -120,6 +123,103 @@ class RollingFilesSinkTest {
         go.set(true);
         job.join();
         assertThat(visibleRows(out)).isEqualTo(everyRowOnce(N));
+    }
+
+    /**
+     * A sink instance whose input ended before another instance failed must not have made its last
+     * rows (those after its last checkpoint) visible: the rerun resumes from that checkpoint and
+     * writes them again. Its commit waits until the whole job has ended well.
+     */
+    @Test
+    void anInstanceThatEndsEarlyCommitsItsLastRowsOnlyWhenTheWholeJobEnds() throws IOException {
+        Path out = tmp.resolve("out");
+        CheckpointRecoveryTest.WatchedStore store = new CheckpointRecoveryTest.WatchedStore(tmp.resolve("checkpoints"));
+        AtomicBoolean armed = new AtomicBoolean(true);
+        AtomicBoolean firstEnded = new AtomicBoolean();
+        assertThatThrownBy(() -> runUneven(out, store, armed, firstEnded)).isInstanceOf(JobFailedException.class)
+                .hasMessageContaining("injected failure after instance 0 ended");
+        Map<String, Integer> afterFailure = visibleRows(out);
+        assertThat(afterFailure.values()).as("each visible row once").containsOnly(1);
+        assertThat(afterFailure.keySet()).as("instance 0's rows after its last checkpoint are not visible yet")
+                .doesNotContain(Long.toString(UNEVEN_FIRST - 1));
+        runUneven(out, store, new AtomicBoolean(), new AtomicBoolean());
+        Map<String, Integer> want = new HashMap<>();
+        for (long i = 0; i < UNEVEN_FIRST; i++) {
+            want.put(Long.toString(i), 1);
+        }
+        for (long i = 0; i < UNEVEN_SECOND; i++) {
+            want.put(Long.toString(1_000_000_000L + i), 1);
+        }
+        assertThat(visibleRows(out)).as("every row once after the rerun").isEqualTo(want);
+        assertThat(hiddenFiles(out)).isEmpty();
+    }
+
+    private static final long UNEVEN_FIRST = 200;
+    private static final long UNEVEN_SECOND = 300_000;
+
+    /**
+     * Instance 0 emits {@code UNEVEN_FIRST} rows once two checkpoints are written, then ends;
+     * instance 1 emits {@code UNEVEN_SECOND}, holding after its first 1000 while {@code armed}
+     * until instance 0's input has ended; {@code armed}: instance 1's map then throws once.
+     */
+    private static void runUneven(Path out, CheckpointRecoveryTest.WatchedStore store, AtomicBoolean armed, AtomicBoolean firstEnded) {
+        Pipeline p = Pipeline.create();
+        p.readFrom(new UnevenSource(() -> store.writes.get() >= 2, firstEnded, () -> armed.get() && !firstEnded.get()))
+                .map(i -> {
+                    if (i >= 1_000_000_000L && firstEnded.get() && armed.getAndSet(false)) {
+                        throw new IllegalStateException("injected failure after instance 0 ended");
+                    }
+                    return i;
+                })
+                .writeTo(Sinks.files(out, String::valueOf));
+        p.execute(config(2).checkpoints(store, 10).fullCheckpointEvery(1));
+    }
+
+    /** See {@link #runUneven}: instance 0 says when its input ended; instance 1 holds after 1000 rows while {@code holdSecond} says so. */
+    private record UnevenSource(BooleanSupplier firstMayGo, AtomicBoolean firstEnded, BooleanSupplier holdSecond)
+            implements SourceFactory<Long> {
+
+        @Override
+        public SourceReader<Long> createReader(int instance, int parallelism) {
+            long count = instance == 0 ? UNEVEN_FIRST : UNEVEN_SECOND;
+            long base = instance == 0 ? 0 : 1_000_000_000L;
+            return new SourceReader<>() {
+                private long position;
+
+                @Override
+                public int read(int max, Emitter<? super Long> emit) {
+                    if (position >= count) {
+                        if (instance == 0) {
+                            firstEnded.set(true);
+                        }
+                        return EXHAUSTED;
+                    }
+                    if (instance == 0 && !firstMayGo.getAsBoolean() || instance == 1 && position >= 1_000 && holdSecond.getAsBoolean()) {
+                        return 0;
+                    }
+                    int k = (int) Math.min(max, Math.min(count, instance == 1 && position < 1_000 ? 1_000 : count) - position);
+                    for (int j = 0; j < k; j++) {
+                        emit.emit(base + position++);
+                    }
+                    return k;
+                }
+
+                @Override
+                public long position() {
+                    return position;
+                }
+
+                @Override
+                public void seek(long p) {
+                    position = p;
+                }
+            };
+        }
+
+        @Override
+        public String describe() {
+            return "uneven generator";
+        }
     }
 
     /**

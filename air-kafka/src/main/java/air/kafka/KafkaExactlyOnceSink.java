@@ -113,13 +113,15 @@ import org.slf4j.LoggerFactory;
  * be there twice. Records without a key may land on other partitions when written again. The
  * principal needs the Write and Describe ACLs on its transactional ids and Read on its groups.
  *
- * <p><b>End of input.</b> The engine closes a sink instance when its own input ends, and there is
- * no later call to commit in: {@code close} commits what is pending and what came after the last
- * checkpoint at once, before a checkpoint covering it is complete. Should the job fail after that
- * and before a checkpoint records the instance as ended (another instance failing, say), the
- * restore replays that instance's input from the checkpoint before, and its records after that
- * checkpoint are written twice; the restore says so in a WARN (the marker written by
- * {@code close} tells). A job that ends, or whose next checkpoint completes, writes them once.
+ * <p><b>End of input.</b> When a sink instance's input ends, the engine holds its {@code close}
+ * until the job's end: the snapshot of its last state pre-commits the records since its last
+ * checkpoint under the first checkpoint that holds that state, and they are committed when such a
+ * checkpoint is complete — at the latest the job's final checkpoint, which every peer writes once
+ * its part ended well. {@code close} then has nothing left to commit. A failure before that
+ * restores an earlier checkpoint, and the restore aborts and writes those records again, once.
+ * (A writer that commits in {@code close} all the same — a commit that failed at the final
+ * checkpoint — marks that in its marker, and a restore that then finds the instance not ended in
+ * its state says so in a WARN: its records after that checkpoint are there twice.)
  */
 public final class KafkaExactlyOnceSink<T> implements SinkFactory<T> {
 

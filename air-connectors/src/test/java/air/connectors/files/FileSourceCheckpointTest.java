@@ -10,6 +10,7 @@ import air.connectors.files.FileTestKit.Held;
 import air.connectors.files.FileTestKit.KeptRows;
 import air.dsl.Checkpoints;
 import air.dsl.Pipeline;
+import air.dsl.Sinks;
 import air.dsl.Stage;
 import air.runtime.Job;
 import air.runtime.JobFailedException;
@@ -21,6 +22,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -203,6 +205,53 @@ class FileSourceCheckpointTest {
         assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
         assertThat(multiset(sink.rows())).isEqualTo(multiset(corpus.good()));
         assertThat(multiset(dead.rows())).isEqualTo(multiset(corpus.bad()));
+    }
+
+    /** The lines of the committed (visible) files in {@code dir}; hidden in-progress and pending files are not read. */
+    private static List<String> visibleLines(Path dir) {
+        List<String> lines = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return lines;
+        }
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList()) {
+                lines.addAll(Files.readAllLines(f));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return lines;
+    }
+
+    /**
+     * A source's dead letters written to a two-phase-commit sink become visible with each
+     * completed checkpoint while the job runs (not only at its end), and once each.
+     */
+    @Test
+    void a_sources_dead_letters_are_committed_with_each_checkpoint_while_the_job_runs() throws Exception {
+        Path data = tmp.resolve("in");
+        Corpus corpus = write(data, "json", 4, 29);
+        Path deadDir = tmp.resolve("dead");
+        AtomicBoolean release = new AtomicBoolean();
+        Held<Row> held = new Held<>(FileSources.jsonLines(data, Row.class).maxLineBytes(MAX_LINE).glob("*.json")
+                .onBadRecord(BadRecordPolicy.deadLetter(Sinks.files(deadDir, DeadLetter::origin))), 300, release::get);
+        KeptRows<String> sink = new KeptRows<>(s -> s);
+        Pipeline p = Pipeline.create();
+        p.readFrom(held).map(FileSourceCheckpointTest::rowOf).writeTo(sink);
+        Job job = p.submit(config("dead-letters-committed", 2).checkpoints(Checkpoints.toDirectory(tmp.resolve("checkpoints")), 20));
+        try {
+            awaitUntil("dead letters committed by a checkpoint while the sources hold", () -> !visibleLines(deadDir).isEmpty(),
+                    () -> held.holding.get() + " instance(s) hold, nothing visible in " + deadDir);
+            assertThat(job.status()).as("still running").isNotEqualTo(JobStatus.FINISHED);
+        } finally {
+            release.set(true);
+        }
+        job.join();
+        assertThat(multiset(visibleLines(deadDir))).isEqualTo(multiset(corpus.bad()));
+        assertThat(multiset(sink.rows())).isEqualTo(multiset(corpus.good()));
+        try (var left = Files.list(deadDir)) {
+            assertThat(left.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("."))).as("hidden files left").isEmpty();
+        }
     }
 
     @ParameterizedTest(name = "{0} workers, then {1}")

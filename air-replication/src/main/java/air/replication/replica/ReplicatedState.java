@@ -8,6 +8,7 @@ import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.event.JobEvents;
 import air.runtime.impl.exec.Checkpointing;
+import air.runtime.impl.exec.FinalCheckpoint;
 import air.runtime.impl.exec.JobContext;
 import air.runtime.impl.exec.JobGraph;
 import air.runtime.impl.exec.KeyTypeCheck;
@@ -44,6 +45,8 @@ final class ReplicatedState implements FaultTolerance {
     /** Tells two-phase-commit sinks of each checkpoint this peer's replicas acknowledged: no peer rolls back, so that is complete. */
     private CheckpointCommits commits;
     private Takeover takeover;
+    private JobContext context;
+    private JobConfig config;
 
     private ReplicatedState(ClusterSession cluster, MeterRegistry registry) {
         this.cluster = cluster;
@@ -96,6 +99,8 @@ final class ReplicatedState implements FaultTolerance {
 
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
+        this.context = context;
+        this.config = config;
         replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), context::fail,
                 ReplicaService.ACK_TIMEOUT_MS, Integer.getInteger(CHUNK_BYTES_PROPERTY, Chunks.DEFAULT_BYTES));
         replication = ReplicationContext.create(cluster, replicas, new ReplicationContext.LogBound(
@@ -145,6 +150,11 @@ final class ReplicatedState implements FaultTolerance {
             interrupted = true;
         }
         interrupted |= joinTasklets.getAsBoolean(); // those of blocks taken over meanwhile
+        try {
+            FinalCheckpoint.commit(coordinator, commits, config, context); // held by the replicas: the sinks commit their last output
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
         coordinator.close();
         commits.close();
         return interrupted;

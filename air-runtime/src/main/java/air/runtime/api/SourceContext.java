@@ -14,9 +14,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * @param meters        the job's meter registry
  * @param exactlyOnceBecause why output must roll back with the job's state (checkpoints, replicas), or null when it need not
  * @param owner         who owns this instance's output now (a fencing token for side outputs that live in files)
+ * @param sideOutputs   where a side output (dead letters) joins the job's sinks: every side writer goes through it
  */
 public record SourceContext(int instance, int parallelism, String jobName, String sourceName, MeterRegistry meters,
-                            String exactlyOnceBecause, OwnerToken owner) {
+                            String exactlyOnceBecause, OwnerToken owner, SideOutputs sideOutputs) {
 
     /** Whether the job rolls back on failure: side outputs must then be {@link CheckpointedSinkWriter}s. */
     public boolean exactlyOnce() {

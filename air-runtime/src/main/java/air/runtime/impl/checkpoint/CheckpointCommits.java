@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,42 @@ public final class CheckpointCommits implements AutoCloseable {
     /** The newest checkpoint whose commits were handed to the writers (0: none yet). */
     public long committed() {
         return committed;
+    }
+
+    /**
+     * Waits until checkpoint {@code id} (the final one, at the end of a job) is committed by every
+     * writer of this peer; returns at once when there is none. Logs a WARN every
+     * {@code noteEveryMs} while it waits (the other peers have not all written it yet).
+     *
+     * @param timeoutMs how long to wait at most (0: as long as {@code giveUp} says no)
+     * @param giveUp    checked while waiting: the job failed, was cancelled or stopped meanwhile
+     * @return true when committed, false when {@code giveUp} said so first
+     * @throws IllegalStateException when {@code timeoutMs} ran out, naming the checkpoint
+     */
+    public boolean awaitCommitted(long id, long timeoutMs, long noteEveryMs, BooleanSupplier giveUp) throws InterruptedException {
+        long start = System.nanoTime();
+        long nextNote = noteEveryMs > 0 ? noteEveryMs : Long.MAX_VALUE;
+        while (!writers.isEmpty() && committed < id) {
+            if (giveUp.getAsBoolean() || closed) {
+                return false;
+            }
+            long waitedMs = (System.nanoTime() - start) / 1_000_000;
+            if (timeoutMs > 0 && waitedMs >= timeoutMs) {
+                throw new IllegalStateException("job '" + jobName + "': " + CheckpointCoordinator.describe(id) + " was not complete on every"
+                        + " peer within " + timeoutMs + " ms, so the sinks' last output is not committed (a restart resumes from the newest"
+                        + " complete checkpoint and writes it again)");
+            }
+            if (waitedMs >= nextNote) {
+                nextNote += noteEveryMs;
+                LOG.warn("job '{}': {} ms waiting for {} to be complete on every peer before the sinks commit their last output", jobName,
+                        waitedMs, CheckpointCoordinator.describe(id));
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            LockSupport.parkNanos(this, POLL_NANOS);
+        }
+        return true;
     }
 
     /** This peer wrote checkpoint {@code id}. */

@@ -45,6 +45,14 @@ public final class CheckpointCoordinator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
 
+    /**
+     * The id of the final checkpoint, which a job that ended well writes on every peer: every
+     * tasklet's last state ({@link #writeFinal}). The same on every peer without a message, and
+     * above any id a run reaches, so that its commit covers every pre-commit and a later run
+     * resumes from it (and finds everything ended) rather than from an older one.
+     */
+    public static final long FINAL = 1L << 62;
+
     private final CheckpointStore store;
     private final String job;
     private final String jobName;
@@ -55,6 +63,8 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final TreeMap<Long, Map<String, byte[]>> pending = new TreeMap<>();
     private final Map<Long, Long> startedNanos = new HashMap<>();
     private final Map<String, byte[]> finished = new HashMap<>();
+    /** Per part, the newest checkpoint it offered a part of (guarded by this). */
+    private final Map<String, Long> offeredBy = new HashMap<>();
     private final ExecutorService writer;
     private final AtomicInteger inProgress = new AtomicInteger();
     private final Timer duration;
@@ -205,6 +215,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
      */
     public synchronized boolean offer(long id, String part, byte[] bytes, boolean changes) {
         newestOffered = Math.max(newestOffered, id);
+        offeredBy.merge(part, id, Math::max);
         if (id <= Math.max(lastWritten, lastDrained)) {
             return false;
         }
@@ -221,10 +232,41 @@ public final class CheckpointCoordinator implements AutoCloseable {
         return true;
     }
 
+    /**
+     * The first checkpoint that will hold {@code part}'s last state if it ends now: the one after
+     * both the newest it offered a part of and the newest already handed to the writer (no
+     * checkpoint between is handed over without this part's offer or last state). A two-phase-commit
+     * sink pre-commits its last output under this id, so that only a checkpoint holding its end
+     * commits it.
+     */
+    public synchronized long firstHolding(String part) {
+        return Math.max(Math.max(lastWritten, lastDrained), offeredBy.getOrDefault(part, 0L)) + 1;
+    }
+
     /** A tasklet ended: {@code bytes} stands for it in every checkpoint not yet written. */
     public synchronized void finished(String part, byte[] bytes) {
         finished.put(part, bytes);
         drain();
+    }
+
+    /**
+     * Every local tasklet ended well: writes the {@linkplain #FINAL final checkpoint}, every
+     * tasklet's last state, once the checkpoints before it are handed over; returns at once (the
+     * writer tells {@link #onWritten} listeners, as for any checkpoint).
+     *
+     * @return false when there is nothing to write: this run resumed from a final checkpoint
+     */
+    public synchronized boolean writeFinal() {
+        if (Math.max(lastWritten, lastDrained) >= FINAL) {
+            return false;
+        }
+        pending.computeIfAbsent(FINAL, k -> {
+            startedNanos.put(k, System.nanoTime());
+            inProgress.incrementAndGet();
+            return new HashMap<>();
+        });
+        drain();
+        return true;
     }
 
     private void drain() {
@@ -273,7 +315,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
             }
             writtenBase = base;
             lastWritten = id;
-            LOG.info("job '{}': checkpoint {} written by peer {}: {} parts, {} bytes, {} ms{}", jobName, id, peer, parts.size(), bytes,
+            LOG.info("job '{}': {} written by peer {}: {} parts, {} bytes, {} ms{}", jobName, describe(id), peer, parts.size(), bytes,
                     nanos / 1_000_000, whole ? "" : " (changes since checkpoint " + (id - 1) + ", chain from " + base + ")");
             events.publish(new JobEvent.CheckpointWritten(jobName, peer, JobEvents.now(), id,
                     parts.size(), bytes));
@@ -291,6 +333,11 @@ public final class CheckpointCoordinator implements AutoCloseable {
             writingId = -1;
             inProgress.decrementAndGet();
         }
+    }
+
+    /** "checkpoint N", or "the final checkpoint". */
+    public static String describe(long id) {
+        return id == FINAL ? "the final checkpoint (" + FINAL + ")" : "checkpoint " + id;
     }
 
     /** Writes that take longer than {@code ms} are reported ({@link #reportIfSlow}); 0: never. */

@@ -24,6 +24,8 @@ public final class CheckpointRollback implements FaultTolerance {
     private CheckpointCoordinator coordinator;
     private SavepointStop savepoints;
     private CheckpointCommits commits;
+    private JobContext context;
+    private JobConfig config;
 
     public CheckpointRollback(Recovery recovery) {
         this.recovery = recovery;
@@ -41,6 +43,8 @@ public final class CheckpointRollback implements FaultTolerance {
 
     @Override
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession cluster, long clusterJob) {
+        this.context = context;
+        this.config = config;
         coordinator = recovery.coordinator(context::fail);
         savepoints = recovery.savepoints(coordinator, context::stopAt);
         JobGraph graph = JobGraph.build(plan, config, context, cluster == null ? null : cluster.transport(),
@@ -68,9 +72,15 @@ public final class CheckpointRollback implements FaultTolerance {
 
     @Override
     public boolean afterTasklets(BooleanSupplier joinTasklets) {
+        boolean interrupted = false;
+        try {
+            FinalCheckpoint.commit(coordinator, commits, config, context);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
         coordinator.close();
         commits.close();
-        return false;
+        return interrupted;
     }
 
     @Override

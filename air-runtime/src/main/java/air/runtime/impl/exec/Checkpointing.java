@@ -76,6 +76,15 @@ public final class Checkpointing {
         return restoredId;
     }
 
+    /**
+     * The first checkpoint that holds tasklet {@code part}'s last state if it ends now: its last
+     * state is captured under this id, so that a two-phase-commit sink's last output is committed
+     * only by a checkpoint that holds its end ({@link CheckpointCoordinator#firstHolding}).
+     */
+    long firstHolding(String part) {
+        return coordinator.firstHolding(part);
+    }
+
     /** Whether this run resumes from a checkpoint (whatever of this tasklet's state it holds). */
     boolean resuming() {
         return saved != null;

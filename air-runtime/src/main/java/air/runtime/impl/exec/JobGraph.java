@@ -5,6 +5,8 @@ import air.channels.Transport;
 import air.runtime.JobConfig;
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.CommittingSinkWriter;
+import air.runtime.api.SideOutputs;
+import air.runtime.api.SinkWriter;
 import air.runtime.api.SourceContext;
 import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
@@ -76,6 +78,16 @@ public final class JobGraph {
     private final List<SinkTail> sinks = new ArrayList<>();
     /** The two-phase-commit sink writers, told of each completed checkpoint by the fault-tolerance strategy. */
     private final List<CommittingSinkWriter<?>> committers = new ArrayList<>();
+    /** A source's side outputs (dead letters) are sinks of this graph: checked, claimed, committed, closed and aborted as they are. */
+    private final SideOutputs sideOutputs = new SideOutputs() {
+        @Override
+        public <T> SinkWriter<T> adopt(SinkWriter<T> writer, String owner, String what) {
+            GuardedWriter<T> guard = new GuardedWriter<>(writer);
+            requireCheckpointed(guard, owner, what);
+            sinks.add(guard);
+            return guard;
+        }
+    };
     // read by meters on other threads, and grown when blocks are taken over
     private final List<WindowPartial> partials = new CopyOnWriteArrayList<>();
     private final List<WindowFinal> finals = new ArrayList<>();
@@ -407,19 +419,20 @@ public final class JobGraph {
      * With checkpoints or replication, output must roll back with the state: a sink that cannot is
      * refused before the job runs; each is told who owns it now (its fencing token).
      */
-    private void requireCheckpointed(GuardedWriter<?> writer, OperatorInfo info, String what) {
+    private void requireCheckpointed(GuardedWriter<?> writer, Object who, String what) {
         if (exactlyOnceBecause == null) {
             return;
         }
         if (!(writer.delegate() instanceof CheckpointedSinkWriter<?> checkpointed)) {
             writer.abortIfOpen();
-            throw new IllegalArgumentException("job '" + config.name() + "': " + info + " (" + what + ") is not exactly-once: with "
+            throw new IllegalArgumentException("job '" + config.name() + "': " + who + " (" + what + ") is not exactly-once: with "
                     + exactlyOnceBecause
                     + " every sink must give a CheckpointedSinkWriter (Sinks.collect and Sinks.files do; Sinks.file and print do not)");
         }
         checkpointed.claim(context.owner());
         if (checkpointed instanceof CommittingSinkWriter<?> committing) {
             committers.add(committing);
+            writer.deferCloseUntilTheJobEnds();
         }
     }
 
@@ -446,7 +459,7 @@ public final class JobGraph {
     /** Tells the reader of source instance {@code instance} who it is. */
     private void openReader(VertexPlan v, HeadSpec.Source s, int instance, SourceReader<?> reader) {
         reader.open(new SourceContext(global(instance, v), globalParallelism(v), config.name(), s.info().toString(),
-                config.meterRegistryOrDefault(), exactlyOnceBecause, context.owner()));
+                config.meterRegistryOrDefault(), exactlyOnceBecause, context.owner(), sideOutputs));
     }
 
     private ShuffleOutput shuffleOutput(ShuffleEdge edge, TailSpec.Shuffle pw, int producer, Inbox[] destinations) {
@@ -564,6 +577,13 @@ public final class JobGraph {
         Inbox inbox = consumerInboxes.get(tasklet);
         if (inbox != null) {
             inbox.bindConsumer(thread);
+        }
+    }
+
+    /** The job ended well everywhere: the two-phase-commit writers commit what they wrote since the last checkpoint. */
+    void closeDeferredSinks() {
+        for (SinkTail sink : sinks) {
+            sink.closeDeferred();
         }
     }
 

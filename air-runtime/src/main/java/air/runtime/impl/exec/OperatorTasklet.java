@@ -6,6 +6,7 @@ import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.operator.Rescale;
 import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.List;
 
 /**
@@ -62,7 +63,7 @@ final class OperatorTasklet extends Tasklet {
             edge.close(); // what alignment still holds (its spill files) goes, however the loop ended
         }
         if (checkpoints.enabled()) {
-            checkpoints.finished(state.part(), capture(true, 0).done());
+            checkpoints.finished(state.part(), lastState());
         }
         inbox.close();
     }
@@ -77,7 +78,7 @@ final class OperatorTasklet extends Tasklet {
             if (rescale != null) { // else the edge and its operator start empty (new, or changed, in this pipeline)
                 state.restoreHeadRescaled(rescale, checkpoints, edge::restoreRescaled);
             }
-            return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
+            return state.restoreChain(false, checkpoints, this::lastState);
         }
         List<WireIn> states = state.headStates(checkpoints);
         boolean finished = false;
@@ -90,13 +91,18 @@ final class OperatorTasklet extends Tasklet {
                 edge.restoreChanges(changes);
             }
         }
-        return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
+        return state.restoreChain(finished, checkpoints, this::lastState);
     }
 
     /**
      * The part: whether this instance finished, its edge and operator as the head's state (or, in
      * an incremental checkpoint, what the operator changed since), then the chain's operators.
      */
+    /** The part that stands for this ended instance, captured under the first checkpoint that will hold it. */
+    private WireOut lastState() {
+        return capture(true, checkpoints.firstHolding(state.part())).done();
+    }
+
     private PartSections capture(boolean finished, long id) {
         boolean full = finished || checkpoints.full(id);
         return state.capture(head -> {

@@ -379,6 +379,7 @@ public final class RunningJob implements Job {
     }
 
     private void finish() {
+        closeDeferredSinks();
         Throwable failure = fencedAfterFailure != null ? fencedAfterFailure : context.failure();
         if (failure == null && context.stoppedAt() > 0) {
             graphs().forEach(JobGraph::abortSinks); // what they wrote after the savepoint is not part of it
@@ -411,6 +412,27 @@ public final class RunningJob implements Job {
         metrics.recordEnd(elapsed(), status);
         summary = metrics.summary(status, elapsed());
         metrics.close();
+    }
+
+    /**
+     * Once the job has ended well on every tasklet (with checkpoints or replicas: its final
+     * checkpoint committed; in cluster mode: every peer passed the finish barrier), the
+     * two-phase-commit writers close. Their last output was committed with the final checkpoint;
+     * a commit that failed there is tried once more here, and one that fails again fails the job.
+     */
+    private void closeDeferredSinks() {
+        if (context.failure() != null || context.isCancelled() || context.stoppedAt() > 0 || fencedAfterFailure != null) {
+            return;
+        }
+        for (JobGraph g : graphs()) {
+            try {
+                g.closeDeferredSinks();
+            } catch (RuntimeException e) {
+                context.fail(new JobFailedException("job '" + name() + "': a sink could not commit its last output at the end of input: "
+                        + e.getMessage(), e));
+                return;
+            }
+        }
     }
 
     /** The share of windowed records dropped as late above which the end of a job says so. */

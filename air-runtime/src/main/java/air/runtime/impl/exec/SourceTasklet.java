@@ -5,6 +5,7 @@ import air.runtime.impl.checkpoint.PartSections;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.operator.Rescale;
 import air.wire.WireIn;
+import air.wire.WireOut;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -117,7 +118,7 @@ final class SourceTasklet<T> extends Tasklet {
         }
         head.onComplete();
         if (checkpoints.enabled()) {
-            checkpoints.finished(state.part(), capture(true, 0).done());
+            checkpoints.finished(state.part(), lastState());
         }
         return true;
     }
@@ -138,7 +139,7 @@ final class SourceTasklet<T> extends Tasklet {
                     throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
                 }
             }
-            return state.restoreChain(false, checkpoints, () -> capture(true, 0).done());
+            return state.restoreChain(false, checkpoints, this::lastState);
         }
         WireIn in = state.headState(checkpoints);
         boolean finished = false;
@@ -150,7 +151,7 @@ final class SourceTasklet<T> extends Tasklet {
                 throw TaskletState.cannotMove("source " + name(), null, checkpoints.restoredId(), e);
             }
         }
-        return state.restoreChain(finished, checkpoints, () -> capture(true, 0).done());
+        return state.restoreChain(finished, checkpoints, this::lastState);
     }
 
     /**
@@ -189,6 +190,11 @@ final class SourceTasklet<T> extends Tasklet {
     }
 
     /** The part: whether this instance finished and its reader's state as the head's state, then the chain's operators. */
+    /** The part that stands for this ended instance, captured under the first checkpoint that will hold it. */
+    private WireOut lastState() {
+        return capture(true, checkpoints.firstHolding(state.part())).done();
+    }
+
     private PartSections capture(boolean finished, long id) {
         return state.capture(head -> {
             positions.write(head.putByte(finished ? 1 : 0), id);

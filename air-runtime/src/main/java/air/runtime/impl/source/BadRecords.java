@@ -25,6 +25,9 @@ public final class BadRecords {
     private final BadRecordPolicy policy;
     private final String operator;
     private Counter counter;
+    /** The dead-letter writer as opened: it snapshots and restores. */
+    private SinkWriter<DeadLetter> opened;
+    /** The same as one of the job's sinks: records are written, and it is closed or aborted, through it. */
     private SinkWriter<DeadLetter> writer;
     private long lastLogNanos;
     private boolean loggedOnce;
@@ -36,23 +39,15 @@ public final class BadRecords {
         this.operator = operator;
     }
 
-    /** Opens the dead-letter writer (refused under exactly-once when it cannot roll back) and the meter. */
+    /** Opens the dead-letter writer, as one of the job's sinks (refused under exactly-once when it cannot roll back), and the meter. */
     @SuppressWarnings("unchecked")
     public void open(SourceContext context) {
         counter = Counter.builder("air.records.bad").description("records that could not be used, skipped or dead-lettered")
                 .tags("job", context.jobName(), "operator", operator, "policy", policy.label())
                 .register(context.meters() == null ? Metrics.globalRegistry : context.meters());
         if (policy instanceof BadRecordPolicy.DeadLetters d) {
-            writer = (SinkWriter<DeadLetter>) d.sink().open(context.instance(), context.parallelism());
-            if (context.exactlyOnce()) {
-                if (!(writer instanceof CheckpointedSinkWriter<DeadLetter> c)) {
-                    writer.abort();
-                    throw new IllegalArgumentException("job '" + context.jobName() + "': " + operator + ": its dead-letter sink ("
-                            + d.sink().describe() + ") is not exactly-once: with " + context.exactlyOnceBecause()
-                            + " it must give a CheckpointedSinkWriter (Sinks.files and Sinks.collect do)");
-                }
-                c.claim(context.owner());
-            }
+            opened = (SinkWriter<DeadLetter>) d.sink().open(context.instance(), context.parallelism());
+            writer = context.sideOutputs().adopt(opened, operator, "its dead letters to " + d.sink().describe());
         }
     }
 
@@ -85,20 +80,28 @@ public final class BadRecords {
 
     /** The dead-letter writer's state, or null when there is none to keep. */
     public byte[] snapshot(long checkpointId) {
-        return writer instanceof CheckpointedSinkWriter<DeadLetter> c ? c.snapshot(checkpointId) : null;
+        CheckpointedSinkWriter<?> c = checkpointed();
+        return c == null ? null : c.snapshot(checkpointId);
     }
 
     public void restore(byte[] state) {
-        if (state != null && writer instanceof CheckpointedSinkWriter<DeadLetter> c) {
+        CheckpointedSinkWriter<?> c = checkpointed();
+        if (state != null && c != null) {
             c.restore(state);
         }
     }
 
     /** Onto another layout: earlier instance {@code i}'s dead letters go to instance {@code i mod n}. */
     public void restoreRescaled(long checkpointId, List<List<byte[]>> earlier) {
-        if (writer instanceof CheckpointedSinkWriter<DeadLetter> c) {
+        CheckpointedSinkWriter<?> c = checkpointed();
+        if (c != null) {
             c.restoreRescaled(checkpointId, earlier);
         }
+    }
+
+    /** The dead-letter writer's state, or null when it keeps none. */
+    private CheckpointedSinkWriter<?> checkpointed() {
+        return opened instanceof CheckpointedSinkWriter<?> c ? c : null;
     }
 
     public void close() {
