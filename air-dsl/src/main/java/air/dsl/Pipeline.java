@@ -9,6 +9,7 @@ import air.runtime.JobConfig;
 import air.runtime.api.SourceFactory;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.PhysicalPlan;
+import air.runtime.serial.SerialAllowList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,8 +30,16 @@ public final class Pipeline {
     private Pipeline() {
     }
 
-    /** An empty pipeline: add sources with {@link #readFrom}, then stages and sinks. */
+    /**
+     * An empty pipeline: add sources with {@link #readFrom}, then stages and sinks. The package of
+     * the class that calls this (and its subpackages) joins the serializer's allow-list
+     * ({@link SerialAllowList}): a job's records usually live beside the code that builds it.
+     */
     public static Pipeline create() {
+        Class<?> caller = CallSite.callerClass();
+        if (caller != null) {
+            SerialAllowList.allowPackageOf(caller);
+        }
         return new Pipeline();
     }
 

@@ -24,6 +24,12 @@ public final class CallSite {
                 .orElse("unknown"));
     }
 
+    /** The class of the first caller outside the DSL and runtime libraries and the JDK, or null when there is none. */
+    public static Class<?> callerClass() {
+        return WALKER.walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass).filter(c -> !isInternal(c)).findFirst()
+                .orElse(null));
+    }
+
     private static boolean isInternal(Class<?> type) {
         String name = type.getName();
         if (name.startsWith("java.") || name.startsWith("jdk.")) {

@@ -13,7 +13,10 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 /**
  * The default {@link Serializer}: Kryo 5 with no class registration, so every value carries its
  * class name (the same bytes on every peer, whatever order classes were first met in), written as
- * one length-prefixed blob. Kryo serializes records through their canonical constructor, enums by
+ * one length-prefixed blob. Only classes on the {@link SerialAllowList} are read or written, and
+ * no count read from the bytes (of a string, collection, map or array) may exceed the bytes left
+ * ({@link BoundedInput}, {@link BoundedSizes}): bytes from another peer, a replica copy or a
+ * checkpoint file cannot name arbitrary classes or ask for gigabytes. Kryo serializes records through their canonical constructor, enums by
  * ordinal, collections and maps element by element, other classes field by field (no constructor
  * needed); shared references are written twice and cyclic graphs are not supported (Kryo's
  * default). Kryo instances are not thread-safe: each thread (each tasklet) has its own.
@@ -24,13 +27,13 @@ public final class KryoSerializer implements Serializer {
     private static final class State {
         final Kryo kryo = newKryo();
         final Output output = new Output(256, -1);
-        final Input input = new Input();
+        final Input input = new BoundedInput();
     }
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);
 
     static Kryo newKryo() {
-        Kryo kryo = new Kryo();
+        Kryo kryo = new Kryo(new AllowListClassResolver(), null);
         kryo.setRegistrationRequired(false);
         kryo.setReferences(false);
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
@@ -38,6 +41,7 @@ public final class KryoSerializer implements Serializer {
         if (loader != null) {
             kryo.setClassLoader(loader);
         }
+        BoundedSizes.install(kryo);
         return kryo;
     }
 
