@@ -7,14 +7,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -24,17 +21,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one partition with a consumer of its own, by assign and seek: no group, no commits. Polls
- * without waiting (the engine calls again and backs off by itself), keeps what a poll returned
- * beyond the batch asked for, and tracks the offset after the last record it handled. The consumer
- * rides out a broker restart by itself; when it has had no answer for {@link #STALL_WARN_NANOS}
- * the reader says so in one WARN line, and in one INFO line when answers come again.
+ * Reads one partition with a consumer of its own, by assign and seek: no group, no commits. A
+ * {@link PartitionFetcher} polls the consumer on a thread of its own and hands each poll's records
+ * over; the reader deserialises and emits them, at most the batch asked for per call, waiting for
+ * a poll at most the source's poll timeout (the engine calls again and backs off by itself), and
+ * tracks the offset after the last record it handled. The consumer rides out a broker restart by
+ * itself; when it has had no answer for {@link BrokerContactWatch#STALL_WARN_NANOS} the split says
+ * so in one WARN line, and in one INFO line when answers come again.
  */
 final class KafkaSplitReader<T> implements SplitReader<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSplitReader.class);
-    static final long STALL_WARN_NANOS = 10_000_000_000L;
-    private static final long HEALTH_CHECK_NANOS = 1_000_000_000L;
     /** How long the one-off look-ups (the end offset of a bounded source, a start position) may wait per call. */
     private static final Duration LOOKUP_TIMEOUT = Duration.ofMillis(500);
 
@@ -45,6 +42,9 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
     private final SplitContext context;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Consumer<KafkaSplitReader<T>> onClose;
+    private final BrokerContactWatch watch;
+    /** Polls the consumer once the split's bounds are known; null until then. */
+    private PartitionFetcher fetcher;
     /** The offset after the last record handled (emitted or refused); -1 until known. */
     private long next = -1;
     /** Bounded: the offset to read up to, exclusive; -1 until known. */
@@ -53,11 +53,6 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
     private long emitting = -1;
     private List<ConsumerRecord<byte[], byte[]>> pending = List.of();
     private int pendingIndex;
-    private long lastContactNanos = System.nanoTime();
-    private long nextHealthCheckNanos;
-    private boolean warned;
-    private Metric fetchTotal;
-    private double lastFetchTotal = -1;
 
     KafkaSplitReader(SourceSettings settings, int partition, KafkaRecordDeserializer<? extends T> deserializer, byte[] position,
                      boolean fromLatest, SplitContext context, Consumer<KafkaSplitReader<T>> onClose) throws IOException {
@@ -67,6 +62,7 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
         this.deserializer = deserializer;
         this.context = context;
         this.onClose = onClose;
+        this.watch = new BrokerContactWatch(context.sourceName(), settings.bootstrap(), split);
         if (position != null) {
             if (position.length != 8 && position.length != 16) {
                 throw new IOException(split + ": a saved position of " + position.length + " bytes; a Kafka position has 8 or 16");
@@ -98,27 +94,29 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
 
     @Override
     public int read(int max, Emitter<? super T> out) throws IOException {
-        if (settings.bounded() && (end < 0 && !lookUpEnd() || next < 0 && !lookUpStart())) {
+        if (fetcher == null && !startFetching()) {
             return 0;
         }
         if (pendingIndex >= pending.size()) {
             if (reachedEnd()) {
                 return FINISHED;
             }
-            pending = poll();
-            pendingIndex = 0;
-            if (pending.isEmpty()) {
-                afterEmptyPoll();
+            PartitionFetcher.Fetched f = fetcher.next(settings.pollTimeout());
+            if (f == null || f.records().isEmpty()) {
+                afterEmptyPoll(f);
                 return reachedEnd() ? FINISHED : 0;
             }
-            contact();
+            pending = f.records();
+            pendingIndex = 0;
         }
         int emitted = 0;
         while (emitted < max && pendingIndex < pending.size()) {
             ConsumerRecord<byte[], byte[]> r = pending.get(pendingIndex);
             if (settings.bounded() && r.offset() >= end) {
+                // every record before the bound was handled (what no poll returns, transaction markers, needs none)
                 pending = List.of();
                 pendingIndex = 0;
+                next = Math.max(next, end);
                 break;
             }
             pendingIndex++;
@@ -140,14 +138,35 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
         return emitted == 0 && reachedEnd() ? FINISHED : emitted;
     }
 
-    /** One poll; what the consumer does not ride out itself (no retry helps) fails the read, naming the split. */
-    private List<ConsumerRecord<byte[], byte[]>> poll() throws IOException {
-        try {
-            return consumer.poll(settings.pollTimeout()).records(partition);
-        } catch (InterruptException | WakeupException e) {
-            throw e;
-        } catch (KafkaException e) {
+    /**
+     * Bounded: the split's bounds first (the reader's own look-ups, false until both are known);
+     * then the fetcher takes the consumer over.
+     */
+    private boolean startFetching() throws IOException {
+        if (settings.bounded() && (end < 0 && !lookUpEnd() || next < 0 && !lookUpStart())) {
+            return false;
+        }
+        fetcher = new PartitionFetcher(consumer, partition, next, settings.bounded() ? end : -1, watch);
+        fetcher.start();
+        return true;
+    }
+
+    /** No records came: a failure of the consumer fails the read; where the consumer stands moves the position past what no poll returns. */
+    private void afterEmptyPoll(PartitionFetcher.Fetched f) throws IOException {
+        if (f == null) {
+            return;
+        }
+        if (f.failure() instanceof InterruptException || f.failure() instanceof WakeupException) {
+            throw f.failure();
+        }
+        if (f.failure() instanceof KafkaException e) {
             throw failed(e);
+        }
+        if (f.failure() != null) {
+            throw new IOException("the fetcher of " + split + " failed: " + f.failure(), f.failure());
+        }
+        if (settings.bounded() || next < 0) {
+            next = Math.max(next, f.position());
         }
     }
 
@@ -167,10 +186,10 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
                 return false;
             }
             end = e;
-            contact();
+            watch.contact();
             return true;
         } catch (TimeoutException e) {
-            noContact();
+            watch.noContact(next);
             return false;
         } catch (InterruptException e) {
             throw e;
@@ -183,78 +202,15 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
     private boolean lookUpStart() throws IOException {
         try {
             next = consumer.position(partition, LOOKUP_TIMEOUT);
-            contact();
+            watch.contact();
             return true;
         } catch (TimeoutException e) {
-            noContact();
+            watch.noContact(next);
             return false;
         } catch (InterruptException e) {
             throw e;
         } catch (KafkaException e) {
             throw failed(e);
-        }
-    }
-
-    /**
-     * Nothing came: where the consumer stands (past transaction markers, which no poll returns)
-     * when that is known without waiting, and whether the brokers still answer at all.
-     */
-    private void afterEmptyPoll() throws IOException {
-        if (settings.bounded() || next < 0) {
-            try {
-                next = Math.max(next, consumer.position(partition, Duration.ZERO));
-            } catch (TimeoutException e) {
-                // not known yet (being looked up, or checked after a leader change): the next poll goes on with it
-            } catch (InterruptException e) {
-                throw e;
-            } catch (KafkaException e) {
-                throw failed(e);
-            }
-        }
-        long now = System.nanoTime();
-        if (now < nextHealthCheckNanos) {
-            return;
-        }
-        nextHealthCheckNanos = now + HEALTH_CHECK_NANOS;
-        double fetches = fetchesAnswered();
-        if (fetches != lastFetchTotal) {
-            lastFetchTotal = fetches;
-            contact();
-        } else {
-            noContact();
-        }
-    }
-
-    /** Fetch responses received so far (one at least every {@code fetch.max.wait.ms} while a broker answers), or NaN. */
-    private double fetchesAnswered() {
-        if (fetchTotal == null) {
-            for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
-                MetricName n = e.getKey();
-                if (n.name().equals("fetch-total") && n.group().equals("consumer-fetch-manager-metrics") && !n.tags().containsKey("topic")) {
-                    fetchTotal = e.getValue();
-                }
-            }
-            if (fetchTotal == null) {
-                return Double.NaN;
-            }
-        }
-        return fetchTotal.metricValue() instanceof Number v ? v.doubleValue() : Double.NaN;
-    }
-
-    private void contact() {
-        lastContactNanos = System.nanoTime();
-        if (warned) {
-            warned = false;
-            LOG.info("{}: {} is read again", context.sourceName(), split);
-        }
-    }
-
-    private void noContact() {
-        long silent = System.nanoTime() - lastContactNanos;
-        if (!warned && silent >= STALL_WARN_NANOS) {
-            warned = true;
-            LOG.warn("{}: no answer from the Kafka brokers at {} for {} s while reading {} (next offset {}); the consumer keeps trying",
-                    context.sourceName(), settings.bootstrap(), silent / 1_000_000_000L, split, next < 0 ? "not known yet" : next);
         }
     }
 
@@ -275,6 +231,9 @@ final class KafkaSplitReader<T> implements SplitReader<T> {
     @Override
     public void close() {
         onClose.accept(this);
+        if (fetcher != null && !fetcher.close()) {
+            LOG.warn("{}: the fetcher of {} did not stop within 5 s; closing its consumer anyway", context.sourceName(), split);
+        }
         closeEvenIfInterrupted(consumer);
     }
 
