@@ -4,8 +4,11 @@ import air.kafka.KafkaSource;
 import air.kafka.KafkaSources;
 import air.samples.ysb.YsbArgs;
 import air.workloads.ysb.YsbEvent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A YSB event as the 44 bytes of a Kafka record's value: user, page and ad id, ad type, event
@@ -32,6 +35,15 @@ public final class YsbEventBytes {
         }
         ByteBuffer b = ByteBuffer.wrap(value);
         return new YsbEvent(b.getLong(), b.getLong(), b.getLong(), b.getInt(), b.getInt(), b.getLong(), b.getInt());
+    }
+
+    /** Lists the partitions of the topic of {@code input}; fails when the topic is not there or the brokers do not answer. */
+    public static List<String> requireTopic(YsbArgs.KafkaInput input) {
+        try {
+            return source(input).splits().discover();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
