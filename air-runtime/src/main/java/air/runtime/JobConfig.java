@@ -7,6 +7,7 @@ import air.runtime.plan.Progress;
 import air.runtime.plan.Routing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,8 @@ public final class JobConfig {
     private boolean startAfresh;
     private int fullCheckpointEvery = 8;
     private long alignmentBufferBytes = 64L << 20;
+    private Path alignmentSpillDirectory;
+    private long alignmentSpillCapBytes = 8L << 30;
     private int replicas;
     private long replicationIntervalMs;
     private Cluster cluster;
@@ -64,6 +67,8 @@ public final class JobConfig {
         c.startAfresh = startAfresh;
         c.fullCheckpointEvery = fullCheckpointEvery;
         c.alignmentBufferBytes = alignmentBufferBytes;
+        c.alignmentSpillDirectory = alignmentSpillDirectory;
+        c.alignmentSpillCapBytes = alignmentSpillCapBytes;
         c.replicas = replicas;
         c.replicationIntervalMs = replicationIntervalMs;
         c.cluster = cluster;
@@ -363,7 +368,7 @@ public final class JobConfig {
      * With checkpoints or replication: how many bytes (estimated: the size of their encoding) of
      * items each operator instance keeps in memory while it aligns a barrier, i.e. items of the
      * producers whose barrier is in, waiting for the others'. Past it the items go to a spill file
-     * in {@code java.io.tmpdir} and are read back in order once the barrier is aligned, so a slow
+     * ({@link #alignmentSpill}) and are read back in order once the barrier is aligned, so a slow
      * producer costs disk, not heap; results are the same. 0 spills every held item. Default 64 MiB.
      */
     public JobConfig alignmentBufferBytes(long bytes) {
@@ -373,6 +378,33 @@ public final class JobConfig {
         JobConfig c = copy();
         c.alignmentBufferBytes = bytes;
         return c;
+    }
+
+    /**
+     * Where barrier alignment spills what is past {@link #alignmentBufferBytes} (default
+     * {@code java.io.tmpdir}: a WARN says when that is a file system in memory, tmpfs), and how many
+     * bytes one alignment may spill (default 8 GiB): past the cap the instance fails, naming the
+     * producers whose barrier it still waits for, rather than fill the disk.
+     */
+    public JobConfig alignmentSpill(Path directory, long capBytes) {
+        Objects.requireNonNull(directory, "JobConfig.alignmentSpill(directory, capBytes): directory is null");
+        if (capBytes < 0) {
+            throw new IllegalArgumentException("JobConfig.alignmentSpill(directory, capBytes): capBytes must be >= 0, was " + capBytes);
+        }
+        JobConfig c = copy();
+        c.alignmentSpillDirectory = directory;
+        c.alignmentSpillCapBytes = capBytes;
+        return c;
+    }
+
+    /** Where alignment spills; null: {@code java.io.tmpdir}. */
+    public Path alignmentSpillDirectory() {
+        return alignmentSpillDirectory;
+    }
+
+    /** How many bytes one barrier alignment may spill. */
+    public long alignmentSpillCapBytes() {
+        return alignmentSpillCapBytes;
     }
 
     /** The memory bound of an instance's barrier alignment, in estimated bytes. */

@@ -542,7 +542,7 @@ public final class JobGraph {
                 }
             }
             throw new IllegalStateException("producer " + p + " feeds no edge into vertex " + v.id());
-        }, BarrierAligner.TEMP);
+        }, config.alignmentSpillDirectory() == null ? BarrierAligner.TEMP : config.alignmentSpillDirectory(), config.alignmentSpillCapBytes());
     }
 
     /** A final window instance as meters and the progress report read it. */

@@ -5,8 +5,10 @@ import air.runtime.impl.ops.ShuffleItemCodec;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
@@ -31,12 +33,15 @@ public final class BarrierAligner implements Alignment {
 
     /** Where spill files go unless told otherwise. */
     public static final Path TEMP = Path.of(System.getProperty("java.io.tmpdir"));
+    /** How many bytes one alignment may spill unless told otherwise: 8 GiB. */
+    public static final long DEFAULT_SPILL_CAP = 8L << 30;
 
     private final long[] barrierOf;
     private final long boundBytes;
     private final IntFunction<ShuffleItemCodec> codecs;
     private final ShuffleItemCodec[] codecOf;
     private final Path spillDirectory;
+    private final long spillCapBytes;
     private Held held = new Held();
     private long aligning;
     /** The estimated bytes of held items in memory, over {@link #held} and the releases not yet done. */
@@ -57,6 +62,19 @@ public final class BarrierAligner implements Alignment {
      * @param spillDirectory where spill files are made
      */
     public BarrierAligner(int producers, long restoredId, long boundBytes, IntFunction<ShuffleItemCodec> codecs, Path spillDirectory) {
+        this(producers, restoredId, boundBytes, codecs, spillDirectory, DEFAULT_SPILL_CAP);
+    }
+
+    /**
+     * The same, with {@code spillCapBytes}: how many bytes one alignment may spill; past it the
+     * instance fails, naming the producers it still waits for, rather than fill the disk.
+     */
+    public BarrierAligner(int producers, long restoredId, long boundBytes, IntFunction<ShuffleItemCodec> codecs, Path spillDirectory,
+                          long spillCapBytes) {
+        if (spillCapBytes < 0) {
+            throw new IllegalArgumentException("alignment spill cap must be >= 0 bytes, was " + spillCapBytes);
+        }
+        this.spillCapBytes = spillCapBytes;
         if (boundBytes < 0) {
             throw new IllegalArgumentException("alignment bound must be >= 0 bytes, was " + boundBytes);
         }
@@ -117,6 +135,20 @@ public final class BarrierAligner implements Alignment {
     @Override
     public long heldBytes() {
         return memoryBytes;
+    }
+
+    /** The alignment's spill would pass its cap: which producers it still waits for, and what to do. */
+    private IllegalStateException overCap(SpillFile spill) {
+        List<Integer> waiting = new ArrayList<>();
+        for (int p = 0; p < barrierOf.length; p++) {
+            if (barrierOf[p] < aligning) {
+                waiting.add(p);
+            }
+        }
+        return new IllegalStateException("barrier alignment of checkpoint " + aligning + " has spilled " + spill.bytes() + " bytes to "
+                + spill.path().getParent() + ", its cap (JobConfig.alignmentSpill): producer(s) " + waiting + " have not sent that"
+                + " barrier while the others' items piled up. A producer far behind (a stalled source, a slow peer) holds every"
+                + " checkpoint back; find it, or raise the cap or the checkpoint interval");
     }
 
     /** Items spilled to disk so far (a diagnostic of this run). */
@@ -194,6 +226,9 @@ public final class BarrierAligner implements Alignment {
                 if (spill == null) {
                     spill = SpillFile.create(spillDirectory, barrierOf.length);
                     openSpillFiles++;
+                }
+                if (spill.bytes() + SpillFile.HEADER + encoded.remaining() > spillCapBytes) {
+                    throw overCap(spill);
                 }
                 spill.append(item.producer(), encoded);
                 spilledItems++;

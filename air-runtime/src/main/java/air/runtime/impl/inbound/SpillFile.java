@@ -11,7 +11,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
+import org.slf4j.LoggerFactory;
 
 /**
  * The items of one alignment that did not fit in its memory bound, on disk in arrival order: each
@@ -26,7 +28,7 @@ final class SpillFile implements AutoCloseable {
 
     private static final int BUFFER = 64 * 1024;
     /** Before each item: its length and its producer. */
-    private static final int HEADER = 8;
+    static final int HEADER = 8;
 
     private final Path path;
     private final FileChannel channel;
@@ -47,6 +49,7 @@ final class SpillFile implements AutoCloseable {
     /** A new spill file in {@code directory} for items of producers {@code 0 .. producers - 1}. */
     static SpillFile create(Path directory, int producers) {
         Path path = null;
+        warnIfInMemory(directory);
         try {
             path = Files.createTempFile(directory, "air-alignment-", ".spill");
             FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
@@ -57,6 +60,21 @@ final class SpillFile implements AutoCloseable {
                 deleteQuietly(path);
             }
             throw new UncheckedIOException("barrier alignment cannot create a spill file in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final AtomicBoolean WARNED_IN_MEMORY = new AtomicBoolean();
+
+    /** Once per JVM: spilling to a file system in RAM (tmpfs, as /tmp often is) moves the held items to memory, not disk. */
+    private static void warnIfInMemory(Path directory) {
+        try {
+            String type = Files.getFileStore(directory).type();
+            if ((type.equals("tmpfs") || type.equals("ramfs")) && WARNED_IN_MEMORY.compareAndSet(false, true)) {
+                LoggerFactory.getLogger(SpillFile.class).warn("barrier alignment spills to {}, a {} file system held in memory: "
+                        + "spilled items take RAM after all; give it a directory on disk (JobConfig.alignmentSpill)", directory, type);
+            }
+        } catch (IOException e) {
+            // the file's creation reports a directory that cannot be used
         }
     }
 

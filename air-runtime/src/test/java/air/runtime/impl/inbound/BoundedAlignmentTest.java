@@ -292,6 +292,24 @@ class BoundedAlignmentTest {
     }
 
     @Test
+    void a_spill_past_its_cap_fails_naming_the_producers_still_waited_for_and_leaves_no_file() {
+        BarrierAligner aligner = new BarrierAligner(3, 0, 0, p -> RECORDS, spillDir, 4_096);
+        Recorder op = new Recorder(3, p -> RECORDS);
+        InboundEdge edge = edge(op, 3, aligner);
+        edge.accept(new ShuffleItem.Barrier(0, 1)); // producers 1 and 2 stall: producer 0's items pile up
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 1_000; i++) {
+                edge.accept(TestFrames.batch(0, i * 10L, 10));
+            }
+        }).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("barrier alignment of checkpoint 1 has spilled")
+                .hasMessageContaining("its cap (JobConfig.alignmentSpill): producer(s) [1, 2] have not sent that barrier");
+        assertThat(aligner.spilledItems() * 10).as("bounded: it stopped near the cap, not after all 10 000 records").isLessThan(2_000);
+        edge.close();
+        assertThat(spillFiles()).isZero();
+    }
+
+    @Test
     void closing_mid_alignment_drops_what_is_held_and_deletes_the_spill_file() {
         BarrierAligner aligner = new BarrierAligner(2, 0, 1000, p -> RECORDS, spillDir);
         Recorder op = new Recorder(2, p -> RECORDS);
