@@ -34,9 +34,10 @@ import java.util.function.Consumer;
  * notice and report it themselves, then are killed). Every process it starts is ended by
  * {@link #close}.
  *
- * <p>It also serves the event channel: every peer gets {@code AIR_EVENTS=127.0.0.1:port}, and
- * what peers report there ({@link PeerReporter}, {@link EventLine}) goes to the spec's
- * {@code events} consumer. The output is passed on and never read.
+ * <p>It also serves the event channel: every peer gets {@code AIR_EVENTS=127.0.0.1:port} and a
+ * token of its own ({@code AIR_EVENTS_TOKEN}) that its connection must greet with, and what peers
+ * report there ({@link PeerReporter}, {@link EventLine}) goes to the spec's {@code events} consumer.
+ * The output is passed on and never read.
  */
 public final class LocalCluster implements PeerGroup {
 
@@ -133,7 +134,7 @@ public final class LocalCluster implements PeerGroup {
         EventServer events;
         try {
             home = QuietMpjHome.create();
-            events = new EventServer(listen, spec.events(), spec.output());
+            events = new EventServer(listen, spec.peers(), spec.events(), spec.output());
         } catch (IOException | RuntimeException e) {
             rv.close();
             if (home != null) {
@@ -171,6 +172,7 @@ public final class LocalCluster implements PeerGroup {
         pb.environment().putAll(PeerEnvironment.variables(rank, spec.peers(), meet, rendezvous.port()));
         pb.environment().put("MPJ_HOME", mpjHome.toString());
         pb.environment().put(PeerReporter.EVENTS, events.address());
+        pb.environment().put(PeerReporter.EVENTS_TOKEN, events.token(rank)); // the event channel believes only this peer's token
         // a secret of this run's own: AIR's meshes (TCP, liveness) refuse connections that cannot prove it
         pb.environment().put(MeshAuth.SECRET, secret);
         if (spec.hosts() != null) {

@@ -19,13 +19,16 @@ import org.slf4j.LoggerFactory;
  * {@code AIR_EVENTS=host:port}, and the reporter sends it every {@link JobEvent} of the jobs it is
  * installed on ({@link #install}) and this peer's output marks ({@link #firstOutput},
  * {@link #restoredOutput}), one {@link EventLine} each, written and flushed before the call
- * returns (so nothing is lost when the JVM exits right after a job). Without {@code AIR_EVENTS} it
- * does nothing. A channel that breaks is reported once and then given up; the job goes on.
+ * returns (so nothing is lost when the JVM exits right after a job), after a greeting that proves
+ * it is the peer the launcher started ({@code AIR_EVENTS_TOKEN}, {@link EventGreeting}). Without
+ * {@code AIR_EVENTS} it does nothing. A channel that breaks is reported once and then given up; the job goes on.
  */
 public final class PeerReporter implements JobListener {
 
     /** The environment variable naming the launcher's event socket, {@code host:port}. */
     public static final String EVENTS = "AIR_EVENTS";
+    /** The environment variable holding this peer's token for the event channel ({@link EventGreeting}). */
+    public static final String EVENTS_TOKEN = "AIR_EVENTS_TOKEN";
 
     private static final Logger LOG = LoggerFactory.getLogger(PeerReporter.class);
     private static final Object INSTANCE_LOCK = new Object();
@@ -33,35 +36,40 @@ public final class PeerReporter implements JobListener {
 
     private final InetSocketAddress target;
     private final int rank;
+    private final String token;
     private final ReentrantLock lock = new ReentrantLock();
     private Socket socket;
     private OutputStream out;
     private boolean broken;
 
-    PeerReporter(InetSocketAddress target, int rank) {
+    PeerReporter(InetSocketAddress target, int rank, String token) {
         this.target = target;
         this.rank = rank;
+        this.token = token;
     }
 
     /** This JVM's reporter (one per JVM, however many jobs it runs): inactive unless {@code AIR_EVENTS} is set. */
     public static PeerReporter fromEnvironment() {
         synchronized (INSTANCE_LOCK) {
             if (instance == null) {
-                instance = of(System.getenv(EVENTS), System.getenv(PeerEnvironment.RANK));
+                instance = of(System.getenv(EVENTS), System.getenv(PeerEnvironment.RANK), System.getenv(EVENTS_TOKEN));
             }
             return instance;
         }
     }
 
-    /** A reporter to {@code events} ({@code host:port}, or null for an inactive one) for peer {@code rank} (null: 0). */
-    static PeerReporter of(String events, String rank) {
+    /**
+     * A reporter to {@code events} ({@code host:port}, or null for an inactive one) for peer
+     * {@code rank} (null: 0), greeting with {@code token} (the launcher refuses a wrong one).
+     */
+    static PeerReporter of(String events, String rank, String token) {
         if (events == null || events.isBlank()) {
-            return new PeerReporter(null, 0);
+            return new PeerReporter(null, 0, null);
         }
         int colon = events.lastIndexOf(':');
         try {
             return new PeerReporter(InetSocketAddress.createUnresolved(events.substring(0, colon), Integer.parseInt(events.substring(colon + 1))),
-                    rank == null ? 0 : Integer.parseInt(rank.trim()));
+                    rank == null ? 0 : Integer.parseInt(rank.trim()), token);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(EVENTS + " must be host:port (and " + PeerEnvironment.RANK + " a number), got " + EVENTS + "="
                     + events + ", " + PeerEnvironment.RANK + "=" + rank, e);
@@ -115,6 +123,7 @@ public final class PeerReporter implements JobListener {
                 socket.setTcpNoDelay(true);
                 socket.connect(new InetSocketAddress(target.getHostString(), target.getPort()), 10_000);
                 out = socket.getOutputStream();
+                out.write((EventGreeting.line(rank, token) + "\n").getBytes(StandardCharsets.UTF_8));
             }
             out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();

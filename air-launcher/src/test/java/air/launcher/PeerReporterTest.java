@@ -15,7 +15,7 @@ class PeerReporterTest {
 
     @Test
     void without_a_launcher_it_does_nothing_and_installs_nothing() {
-        PeerReporter r = PeerReporter.of(null, null);
+        PeerReporter r = PeerReporter.of(null, null, null);
         assertThat(r.active()).isFalse();
         JobConfig c = JobConfig.defaults();
         assertThat(r.install(c)).isSameAs(c);
@@ -27,12 +27,12 @@ class PeerReporterTest {
     void every_event_and_mark_reaches_the_launcher_in_order_before_drain_returns() throws Exception {
         List<PeerEvent> got = new ArrayList<>();
         List<String> complaints = new ArrayList<>();
-        try (EventServer server = new EventServer(e -> {
+        try (EventServer server = new EventServer(3, e -> {
             synchronized (got) {
                 got.add(e);
             }
         }, complaints::add)) {
-            PeerReporter reporter = PeerReporter.of(server.address(), "2");
+            PeerReporter reporter = PeerReporter.of(server.address(), "2", server.token(2));
             assertThat(reporter.install(JobConfig.defaults()).listeners()).containsExactly(reporter);
             List<PeerEvent> sent = new ArrayList<>();
             for (int i = 1; i <= 500; i++) {
@@ -63,7 +63,7 @@ class PeerReporterTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        PeerReporter reporter = PeerReporter.of("127.0.0.1:" + port, "0");
+        PeerReporter reporter = PeerReporter.of("127.0.0.1:" + port, "0", "t");
         reporter.onEvent(new JobEvent.Started("j", 0, 1, 1, 1));
         reporter.onEvent(new JobEvent.Finished("j", 0, 2, 1));
         reporter.firstOutput();

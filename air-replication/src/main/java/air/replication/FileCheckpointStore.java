@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * written to a temporary file named after the run ({@code peer-<r>-of-<K>.ckpt.<run>.tmp}), forced
  * to disk and renamed into place, so a file is either whole or absent; a write that fails (a full
  * disk) removes its temporary file and throws. Every file begins with its format version and ends
- * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count.
+ * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count. Files
+ * and the directories the store makes are its user's alone ({@link OwnerOnly}).
  *
  * <p><b>Chains.</b> The store {@linkplain #keepsChains keeps chains}: a file may hold only the
  * changes since the checkpoint before, and then names its base, the whole checkpoint its chain
@@ -101,12 +103,12 @@ public final class FileCheckpointStore implements CheckpointStore {
             throw new IllegalArgumentException("checkpoint " + id + " of job " + job + " cannot start a chain from a newer one, " + base);
         }
         Path dir = root.resolve(job).resolve(dirName(id));
-        Files.createDirectories(dir);
+        OwnerOnly.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers));
         Path tmp = dir.resolve(fileName(peer, peers) + "." + run + TMP);
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE)) {
+            try (FileChannel ch = OwnerOnly.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE))) {
                 CheckpointFile.write(ch, job, id, base, peer, peers, run, parts);
                 ch.force(true);
             }

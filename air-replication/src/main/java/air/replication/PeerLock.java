@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -70,7 +71,7 @@ final class PeerLock implements CheckpointStore.Claim {
      * refuses naming the run that holds it.
      */
     static PeerLock take(Path dir, String job, int peer, int peers, String run) throws IOException {
-        Files.createDirectories(dir);
+        OwnerOnly.createDirectories(dir);
         Path file = dir.resolve(fileName(peer, peers)).toAbsolutePath().normalize();
         String me = holder(run, peer, peers);
         String other = HELD.putIfAbsent(file, me);
@@ -80,7 +81,7 @@ final class PeerLock implements CheckpointStore.Claim {
         boolean earlier = Files.exists(startedFile(dir, peer, peers));
         FileChannel channel = null;
         try {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = OwnerOnly.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE));
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 channel.close();
@@ -158,7 +159,10 @@ final class PeerLock implements CheckpointStore.Claim {
     @Override
     public void started() throws IOException {
         if (!Files.exists(startedFile)) {
-            Files.writeString(startedFile, holder + "\n", StandardCharsets.UTF_8);
+            try (FileChannel ch = OwnerOnly.open(startedFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE))) {
+                ch.write(ByteBuffer.wrap((holder + "\n").getBytes(StandardCharsets.UTF_8)));
+            }
         }
     }
 

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -146,6 +147,32 @@ class FileCheckpointStoreTest {
         assertThat(restored).isPresent();
         assertThat(new String(restored.get().parts().get("v0#0"), StandardCharsets.UTF_8)).isEqualTo("mine");
         assertThat(allocated).as("bytes allocated to restore peer 0, beside 3 x 32 MiB files of the others").isLessThan(8L << 20);
+    }
+
+    @Test
+    void what_the_store_creates_is_its_users_alone(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "no POSIX permissions here");
+        Path root = dir.resolve("checkpoints");
+        FileCheckpointStore store = new FileCheckpointStore(root, 3);
+        try (CheckpointStore.Claim claim = store.claim("job", 0, 1)) {
+            claim.started();
+            store.write("job", 1, 0, 1, parts("a"));
+        }
+        List<String> notOwnerOnly = new ArrayList<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.toList()) {
+                String want = Files.isDirectory(p) ? "rwx------" : "rw-------";
+                String got = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+                if (!got.equals(want)) {
+                    notOwnerOnly.add(dir.relativize(p) + " " + got);
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+                    .anyMatch(n -> n.endsWith(".ckpt")).anyMatch(n -> n.endsWith(".lock"));
+        }
+        assertThat(notOwnerOnly).as("created with more than owner-only permissions").isEmpty();
     }
 
     @Test

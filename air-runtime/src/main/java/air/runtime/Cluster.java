@@ -3,6 +3,7 @@ package air.runtime;
 import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.bootstrap.Advertise;
+import air.channels.bootstrap.BindGuard;
 import air.channels.bootstrap.JoinedPeer;
 import air.channels.bootstrap.PeerBootstrap;
 import air.channels.bootstrap.PeerEnvironment;
@@ -11,7 +12,10 @@ import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This JVM's membership in a cluster of symmetric peers: every peer runs the same program, builds
@@ -46,6 +50,8 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+
     static {
         ClusterAccess.install(c -> c.session); // the engine's way to the session, not public API
     }
@@ -71,7 +77,7 @@ public final class Cluster implements AutoCloseable {
     public static Cluster join(String[] mainArgs, Options options) {
         Objects.requireNonNull(mainArgs, "Cluster.join(mainArgs, options): mainArgs is null");
         Objects.requireNonNull(options, "Cluster.join(mainArgs, options): options is null");
-        JoinedPeer peer = PeerBootstrap.join(mainArgs, System.getenv(), options.startupTimeoutMs());
+        JoinedPeer peer = PeerBootstrap.join(mainArgs, PeerEnvironment.current(), options.startupTimeoutMs());
         return new Cluster(peer.transport(), peer, peer.userArgs(), peer.spec().bind(), peer.advertisedHost(), peer.auth(), options);
     }
 
@@ -81,19 +87,25 @@ public final class Cluster implements AutoCloseable {
 
     /**
      * A peer over a transport the caller made (tests; several peers inside one JVM with in-JVM
-     * transports). Its liveness connections listen on {@code AIR_BIND} as a joined peer's do.
+     * transports). Its liveness connections listen on {@code AIR_BIND} as a joined peer's do, and
+     * so need a secret as theirs do off loopback ({@link BindGuard}).
      */
     public static Cluster over(Transport transport, Options options) {
         Objects.requireNonNull(transport, "Cluster.over(transport, options): transport is null");
         Objects.requireNonNull(options, "Cluster.over(transport, options): options is null");
-        String bind = PeerEnvironment.bind(System.getenv());
-        return new Cluster(transport, null, new String[0], bind, Advertise.host(bind, System.getenv(Advertise.VARIABLE), null),
-                MeshAuth.fromEnvironment(System.getenv()), options);
+        Map<String, String> env = PeerEnvironment.current();
+        String bind = PeerEnvironment.bind(env);
+        MeshAuth auth = MeshAuth.fromEnvironment(env);
+        String warning = BindGuard.check(bind, auth, env);
+        if (warning != null) {
+            LOG.warn(warning);
+        }
+        return new Cluster(transport, null, new String[0], bind, Advertise.host(bind, env.get(Advertise.VARIABLE), null), auth, options);
     }
 
     /** True when this JVM was started as a peer (by mpjrun, the local launcher or srun). */
     public static boolean startedAsPeer(String[] mainArgs) {
-        return WorldSpec.startedAsPeer(mainArgs, System.getenv());
+        return WorldSpec.startedAsPeer(mainArgs, PeerEnvironment.current());
     }
 
     public int self() {

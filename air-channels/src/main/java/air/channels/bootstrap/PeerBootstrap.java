@@ -12,6 +12,8 @@ import java.net.Socket;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts this peer's side of a world as a {@link WorldSpec} says: serves the rendezvous when it is
@@ -21,15 +23,26 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PeerBootstrap {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PeerBootstrap.class);
+
     /** How long a rendezvous served by a peer waits for every rank. */
     public static final long RENDEZVOUS_TIMEOUT_MS = 120_000;
 
     private PeerBootstrap() {
     }
 
-    /** {@link WorldSpec#of} then {@link #open}: joins as {@code mainArgs} and {@code env} say. */
+    /**
+     * {@link WorldSpec#of} then {@link #open}: joins as {@code mainArgs} and {@code env} say, once
+     * {@link BindGuard} agrees (before anything listens: a peer on a non-loopback address needs a secret).
+     */
     public static JoinedPeer join(String[] mainArgs, Map<String, String> env, long startupTimeoutMs) {
-        return open(WorldSpec.of(mainArgs, env), env.get(Advertise.VARIABLE), MeshAuth.fromEnvironment(env), startupTimeoutMs);
+        WorldSpec spec = WorldSpec.of(mainArgs, env);
+        MeshAuth auth = MeshAuth.fromEnvironment(env);
+        String warning = BindGuard.check(spec.bind(), auth, env);
+        if (warning != null) {
+            LOG.warn(warning);
+        }
+        return open(spec, env.get(Advertise.VARIABLE), auth, startupTimeoutMs);
     }
 
     /**

@@ -1,5 +1,7 @@
 package air.channels.bootstrap;
 
+import air.channels.MeshAuth;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +29,31 @@ public record PeerEnvironment(boolean slurm, int rank, int peers, String host, i
     /** What a launcher sets for peer {@code rank} of {@code peers} meeting at the rendezvous {@code host:port}. */
     public static Map<String, String> variables(int rank, int peers, String host, int port) {
         return Map.of(RANK, Integer.toString(rank), PEERS, Integer.toString(peers), RENDEZVOUS, host + ":" + port);
+    }
+
+    /**
+     * The system property {@code mpjrun} hands a run's secret file in ({@code -Dair.secret.file=PATH}):
+     * the processes an MPJ daemon starts inherit the daemon's environment, not {@code mpjrun}'s, but
+     * get the JVM options {@code mpjrun} was given.
+     */
+    public static final String SECRET_FILE_PROPERTY = "air.secret.file";
+
+    /**
+     * This process's environment as a peer reads it: {@link System#getenv()}, and {@code AIR_SECRET_FILE}
+     * from {@link #SECRET_FILE_PROPERTY} when the environment names no secret of its own.
+     */
+    public static Map<String, String> current() {
+        return withSecretFile(System.getenv(), System.getProperty(SECRET_FILE_PROPERTY));
+    }
+
+    /** {@code env} with {@code AIR_SECRET_FILE=file} when {@code file} is set and {@code env} has neither secret variable. */
+    static Map<String, String> withSecretFile(Map<String, String> env, String file) {
+        if (file == null || file.isBlank() || env.get(MeshAuth.SECRET) != null || env.get(MeshAuth.SECRET_FILE) != null) {
+            return env;
+        }
+        Map<String, String> all = new HashMap<>(env);
+        all.put(MeshAuth.SECRET_FILE, file);
+        return Map.copyOf(all);
     }
 
     /** The environment of this process, or null when it was not started as a daemon-less peer. */

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.Channels;
 import air.channels.Frame;
+import air.channels.MeshAuth;
 import air.channels.tcp.TcpTransport;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,6 +124,54 @@ class PeerBootstrapTest {
         assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("AIR_BIND=no-such-host.invalid does not resolve");
+    }
+
+    @Test
+    void a_peer_on_a_non_loopback_address_without_a_secret_refuses_to_start_saying_how_to_set_one() {
+        for (String bind : List.of("0.0.0.0", "10.231.0.1")) {
+            Map<String, String> env = new HashMap<>(PeerEnvironment.variables(0, 2, "127.0.0.1", 1));
+            env.put(PeerEnvironment.TRANSPORT, "tcp");
+            env.put(PeerEnvironment.BIND, bind);
+            assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("AIR_BIND=" + bind + " opens this peer's sockets")
+                    .hasMessageContaining("no mesh secret is set")
+                    .hasMessageContaining("AIR_SECRET=$(openssl rand -hex 32)")
+                    .hasMessageContaining("AIR_SECRET_FILE=")
+                    .hasMessageContaining("AIR_INSECURE=1");
+            env.put(BindGuard.INSECURE, "0"); // only a yes opts out
+            assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300)).hasMessageContaining("no mesh secret is set");
+        }
+    }
+
+    @Test
+    void loopback_a_secret_or_air_insecure_lets_a_peer_start_and_the_opt_out_is_logged_at_warn() {
+        assertThat(BindGuard.check(null, MeshAuth.NONE, Map.of())).isNull();
+        assertThat(BindGuard.check("127.0.0.1", MeshAuth.NONE, Map.of())).isNull();
+        assertThat(BindGuard.check("localhost", MeshAuth.NONE, Map.of())).isNull();
+        assertThat(BindGuard.check("0.0.0.0", MeshAuth.of("s3cret"), Map.of())).isNull();
+        // opted out: past the guard (over MPJ, which is not on this module's class path, so nothing listens), with a WARN line
+        Map<String, String> env = new HashMap<>(PeerEnvironment.variables(0, 2, "127.0.0.1", 1));
+        env.put(PeerEnvironment.BIND, "0.0.0.0");
+        env.put(BindGuard.INSECURE, "1");
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> PeerBootstrap.join(ARGS, env, 300)).hasMessageContaining("the MPJ transport is not on the class path");
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(said.toString(StandardCharsets.UTF_8)).contains("WARN").contains("AIR_INSECURE=1: this peer listens on AIR_BIND=0.0.0.0 "
+                + "without a mesh secret");
+    }
+
+    @Test
+    void mpjrun_hands_the_secret_file_in_as_a_system_property_and_the_environment_wins() {
+        assertThat(PeerEnvironment.withSecretFile(Map.of(), "/s")).containsEntry(MeshAuth.SECRET_FILE, "/s");
+        assertThat(PeerEnvironment.withSecretFile(Map.of(), null)).isEmpty();
+        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET, "x"), "/s")).doesNotContainKey(MeshAuth.SECRET_FILE);
+        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET_FILE, "/mine"), "/s")).containsEntry(MeshAuth.SECRET_FILE, "/mine");
     }
 
     @Test

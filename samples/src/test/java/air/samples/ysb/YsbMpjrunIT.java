@@ -3,6 +3,7 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import air.channels.MeshAuth;
 import air.channels.bootstrap.PeerEnvironment;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,6 +13,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with a hosts file ({@code -Djdk.net.hosts.file}) that resolves this machine's name to the
  * launcher's address on the hosts' network; and the daemons get {@code AIR_BIND=0.0.0.0} (their
  * processes inherit it), so that AIR's liveness mesh listens on the namespace's own address, not
- * on loopback (under mpjrun there is no rendezvous: a peer advertises its first site address).
+ * on loopback (under mpjrun there is no rendezvous: a peer advertises its first site address), with
+ * the run's secret in a file named by {@code -Dair.secret.file}, as {@code ./air mpjrun} passes it.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class YsbMpjrunIT {
@@ -60,7 +63,7 @@ class YsbMpjrunIT {
             Path out = dir.resolve("ysb.csv");
             String classpath = System.getProperty("java.class.path");
             ProcessBuilder mpjrun = new ProcessBuilder(java, "-jar", home.resolve("lib/starter.jar").toString(), "-np", "2",
-                    "-dev", "niodev", "-machinesfile", home.resolve("machines").toString(), "-cp", classpath,
+                    "-dev", "niodev", "-machinesfile", home.resolve("machines").toString(), "-cp", classpath, secretFileOption(dir),
                     YsbMain.class.getName(), "5M", "1", "--routing", "AIR", "--progress", "hewmeld", "--quiet", "--out", out.toString())
                     .redirectErrorStream(true).directory(dir.toFile());
             mpjrun.environment().put("MPJ_HOME", home.toString());
@@ -122,7 +125,7 @@ class YsbMpjrunIT {
             }
             ProcessBuilder pb = new ProcessBuilder(java, "-jar", home.resolve("lib/starter.jar").toString(), "-np", Integer.toString(hosts),
                     "-dev", "niodev", "-machinesfile", machinesFile.toString(), "-cp", System.getProperty("java.class.path"),
-                    YsbMain.class.getName(), "5M", "1", "--routing", "AIR", "--progress", "hewmeld", "--quiet", "--out",
+                    secretFileOption(dir), YsbMain.class.getName(), "5M", "1", "--routing", "AIR", "--progress", "hewmeld", "--quiet", "--out",
                     dir.resolve("ysb.csv").toString())
                     .redirectErrorStream(true).redirectOutput(log.toFile()).directory(dir.toFile());
             pb.environment().put("MPJ_HOME", home.toString());
@@ -150,6 +153,19 @@ class YsbMpjrunIT {
             p.onExit().get(10, TimeUnit.SECONDS);
             assertThat(p.isAlive()).isFalse();
         }
+    }
+
+    /**
+     * What {@code ./air mpjrun} passes: a fresh secret in a file only this user reads, named to the
+     * peers by a JVM option before the class name (mpjrun hands those to the processes the daemons
+     * start, which inherit the daemon's environment, not mpjrun's). Off loopback
+     * ({@code AIR_BIND=0.0.0.0}) a peer refuses to start without a secret.
+     */
+    private static String secretFileOption(Path dir) throws IOException {
+        Path file = dir.resolve("secret");
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, MeshAuth.randomSecret(), StandardCharsets.UTF_8);
+        return "-D" + PeerEnvironment.SECRET_FILE_PROPERTY + "=" + file;
     }
 
     /** A port p with p+1 and p+2 free too (daemon, port manager, mpjrun's server). */

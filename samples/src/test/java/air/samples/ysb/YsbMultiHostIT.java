@@ -3,6 +3,7 @@ package air.samples.ysb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import air.channels.MeshAuth;
 import air.channels.bootstrap.PeerEnvironment;
 import air.channels.bootstrap.QuietMpjHome;
 import air.launcher.LocalCluster;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Peers on different "hosts": each in its own network namespace with its own address, started the
  * srun way ({@code SLURM_PROCID}, {@code SLURM_NTASKS}, {@code AIR_RENDEZVOUS=<host 0>:port}) with
- * {@code AIR_BIND=0.0.0.0}, as the docs say to; YSB-mem must give the reference checksum over MPJ
+ * {@code AIR_BIND=0.0.0.0} and a shared {@code AIR_SECRET}, as the docs say to; YSB-mem must give the reference checksum over MPJ
  * Express and over AIR's TCP transport. Under {@code --replicas 1} over TCP, with the launcher's
  * replica supervisor here and the peers one per namespace ({@link NamespaceHosts#withLauncher}), a
  * peer killed with {@code kill -9} has its share taken over by a peer in another namespace, and the
@@ -54,6 +55,7 @@ class YsbMultiHostIT {
         try (NamespaceHosts h = NamespaceHosts.create(hosts, net)) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             String rendezvous = h.address(0) + ":7700";
+            String secret = MeshAuth.randomSecret(); // off loopback a peer refuses to start without one: the world's, as under srun
             for (int r = 0; r < hosts; r++) {
                 Path out = dir.resolve("ysb-" + r + ".csv");
                 ProcessBuilder pb = new ProcessBuilder(h.inside(r, List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
@@ -64,6 +66,7 @@ class YsbMultiHostIT {
                 env.put("SLURM_NTASKS", Integer.toString(hosts));
                 env.put("AIR_RENDEZVOUS", rendezvous);
                 env.put("AIR_BIND", "0.0.0.0");
+                env.put(MeshAuth.SECRET, secret);
                 env.put("AIR_TRANSPORT", transport);
                 env.put("MPJ_HOME", mpjHome.toString());
                 peers.add(pb.start());
