@@ -31,7 +31,10 @@ final class EventGreeting {
         if (line == null || !line.startsWith(PREFIX)) {
             throw new IllegalArgumentException("it did not greet as a peer (its first line is not " + PREFIX.strip() + ")");
         }
-        String[] fields = line.substring(PREFIX.length()).split(" ", -1);
+        String rest = line.substring(PREFIX.length());
+        int space = rest.indexOf(' ');
+        String[] fields = space < 0 || rest.indexOf(' ', space + 1) >= 0 ? new String[0]
+                : new String[] {rest.substring(0, space), rest.substring(space + 1)};
         if (fields.length != 2 || !fields[0].startsWith("peer=") || !fields[1].startsWith("token=")) {
             throw new IllegalArgumentException("its greeting is malformed");
         }
