@@ -36,6 +36,9 @@ abstract class ForwardingStore implements CheckpointStore {
     @Override public boolean writtenByAll(String job, long id, int peers) throws IOException {
         return inner.writtenByAll(job, id, peers);
     }
+    @Override public long newestBegun(String job) throws IOException {
+        return inner.newestBegun(job);
+    }
     @Override public long newestWrittenByAll(String job, int peers) throws IOException {
         return inner.newestWrittenByAll(job, peers);
     }

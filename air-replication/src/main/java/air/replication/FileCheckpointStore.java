@@ -2,6 +2,7 @@ package air.replication;
 
 import air.runtime.CheckpointMismatchException;
 import air.runtime.api.CheckpointStore;
+import air.runtime.impl.checkpoint.CheckpointCoordinator;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -324,6 +325,17 @@ public final class FileCheckpointStore implements CheckpointStore {
     public String liveRun(String job) throws IOException {
         Path dir = root.resolve(job);
         return Files.isDirectory(dir) ? PeerLock.liveHolder(dir) : null;
+    }
+
+    @Override
+    public long newestBegun(String job) throws IOException {
+        long newest = 0;
+        for (long id : ids(job)) {
+            if (id < CheckpointCoordinator.FINAL) {
+                newest = Math.max(newest, id);
+            }
+        }
+        return newest;
     }
 
     /** Every peer's file of checkpoint {@code id} is there (a file is renamed into place whole, so being there is being written). */

@@ -151,7 +151,8 @@ final class ReplicatedState implements FaultTolerance {
         }
         interrupted |= joinTasklets.getAsBoolean(); // those of blocks taken over meanwhile
         try {
-            FinalCheckpoint.commit(coordinator, commits, config, context); // held by the replicas: the sinks commit their last output
+            // held by the replicas: the sinks commit their last output (every peer's checkpoints complete on their own)
+            FinalCheckpoint.commit(coordinator, commits, config, context, FinalCheckpoint.NewestElsewhere.NONE);
         } catch (InterruptedException e) {
             interrupted = true;
         }

@@ -158,6 +158,16 @@ public interface CheckpointStore {
     }
 
     /**
+     * The newest checkpoint of {@code job} that any peer has written or begun to write, below the
+     * final one (0 when none, or when the store cannot tell: the default). A peer whose every
+     * tasklet has ended writes their last states under such ids while it waits for the others, so
+     * that the others' checkpoints still complete and their sinks still commit.
+     */
+    default long newestBegun(String job) throws IOException {
+        return 0;
+    }
+
+    /**
      * Who holds {@code job}'s checkpoints now, when a live run does (its run, process, host), else
      * null: a run that would resume another layout's checkpoints refuses while that layout still
      * runs. The default cannot tell and says null.

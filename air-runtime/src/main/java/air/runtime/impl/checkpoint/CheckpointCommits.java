@@ -72,10 +72,12 @@ public final class CheckpointCommits implements AutoCloseable {
      *
      * @param timeoutMs how long to wait at most (0: as long as {@code giveUp} says no)
      * @param giveUp    checked while waiting: the job failed, was cancelled or stopped meanwhile
+     * @param whileWaiting run at every poll (this peer stands in for the checkpoints the others still take)
      * @return true when committed, false when {@code giveUp} said so first
      * @throws IllegalStateException when {@code timeoutMs} ran out, naming the checkpoint
      */
-    public boolean awaitCommitted(long id, long timeoutMs, long noteEveryMs, BooleanSupplier giveUp) throws InterruptedException {
+    public boolean awaitCommitted(long id, long timeoutMs, long noteEveryMs, BooleanSupplier giveUp, Runnable whileWaiting)
+            throws InterruptedException {
         long start = System.nanoTime();
         long nextNote = noteEveryMs > 0 ? noteEveryMs : Long.MAX_VALUE;
         while (!writers.isEmpty() && committed < id) {
@@ -96,6 +98,7 @@ public final class CheckpointCommits implements AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
+            whileWaiting.run();
             LockSupport.parkNanos(this, POLL_NANOS);
         }
         return true;

@@ -63,6 +63,10 @@ public final class CheckpointCoordinator implements AutoCloseable {
     private final TreeMap<Long, Map<String, byte[]>> pending = new TreeMap<>();
     private final Map<Long, Long> startedNanos = new HashMap<>();
     private final Map<String, byte[]> finished = new HashMap<>();
+    /** The newest checkpoint handed to the writer before the final one (guarded by this). */
+    private long drainedBeforeFinal = -1;
+    /** The newest checkpoint this peer stood in for with its last states ({@link #standIn}; guarded by this). */
+    private long stoodIn;
     /** Per part, the newest checkpoint it offered a part of (guarded by this). */
     private final Map<String, Long> offeredBy = new HashMap<>();
     private final ExecutorService writer;
@@ -260,6 +264,7 @@ public final class CheckpointCoordinator implements AutoCloseable {
         if (Math.max(lastWritten, lastDrained) >= FINAL) {
             return false;
         }
+        drainedBeforeFinal = Math.max(lastWritten, lastDrained);
         pending.computeIfAbsent(FINAL, k -> {
             startedNanos.put(k, System.nanoTime());
             inProgress.incrementAndGet();
@@ -267,6 +272,32 @@ public final class CheckpointCoordinator implements AutoCloseable {
         });
         drain();
         return true;
+    }
+
+    /**
+     * Every local tasklet has ended and this peer wrote the final checkpoint, but another peer still
+     * runs and began checkpoint {@code id}: writes every tasklet's last state as this peer's file of
+     * it (a tasklet that ended counts with its last state for every later checkpoint), so that it
+     * completes and the other peer's sinks commit — without it, they would wait for a checkpoint no
+     * longer taken here. Only for ids newer than any this peer wrote; the final checkpoint stays
+     * the newest.
+     */
+    public synchronized void standIn(long id) {
+        if (drainedBeforeFinal < 0 || id >= FINAL || id <= Math.max(stoodIn, drainedBeforeFinal) || !finished.keySet().containsAll(expected)) {
+            return;
+        }
+        stoodIn = id;
+        Map<String, byte[]> parts = Map.copyOf(finished);
+        writer.execute(() -> {
+            try {
+                store.write(job, id, id, peer, peers, parts);
+                LOG.info("job '{}': checkpoint {} written by peer {} with its tasklets' last states (every one has ended)", jobName, id,
+                        peer);
+            } catch (IOException e) {
+                LOG.warn("job '{}': checkpoint {} NOT written by peer {} with its tasklets' last states: {}", jobName, id, peer,
+                        e.getMessage());
+            }
+        });
     }
 
     private void drain() {

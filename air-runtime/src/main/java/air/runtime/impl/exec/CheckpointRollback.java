@@ -74,7 +74,7 @@ public final class CheckpointRollback implements FaultTolerance {
     public boolean afterTasklets(BooleanSupplier joinTasklets) {
         boolean interrupted = false;
         try {
-            FinalCheckpoint.commit(coordinator, commits, config, context);
+            FinalCheckpoint.commit(coordinator, commits, config, context, recovery::newestBegun);
         } catch (InterruptedException e) {
             interrupted = true;
         }

@@ -305,6 +305,11 @@ public final class Recovery {
 
     /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
     /** Whether every peer wrote checkpoint {@code id} (this one has): its two-phase-commit sinks may commit it. */
+    /** The newest checkpoint of this job any peer began ({@link CheckpointStore#newestBegun}). */
+    long newestBegun() throws IOException {
+        return peers == 1 ? 0 : config.checkpointStore().newestBegun(key);
+    }
+
     boolean writtenByAll(long id) throws IOException {
         return peers == 1 || config.checkpointStore().writtenByAll(key, id, peers);
     }

@@ -28,9 +28,11 @@ class FinalCheckpointTest {
     /** Keeps what each checkpoint holds, in memory. */
     static final class MemoryStore implements CheckpointStore {
         final Map<Long, Map<String, byte[]>> written = new ConcurrentHashMap<>();
+        final List<Long> order = new CopyOnWriteArrayList<>();
 
         @Override public void write(String job, long id, int peer, int peers, Map<String, byte[]> parts) {
             written.put(id, Map.copyOf(parts));
+            order.add(id);
         }
         @Override public Optional<Restored> newestComplete(String job, int peer, int peers) { return Optional.empty(); }
         @Override public void discardNewerThan(String job, long id, int peer) { }
@@ -86,25 +88,52 @@ class FinalCheckpointTest {
         c.finished("b", new byte[] {8});
         assertThat(c.writeFinal()).isTrue();
 
-        assertThatThrownBy(() -> commits.awaitCommitted(CheckpointCoordinator.FINAL, 300, 0, () -> false))
+        assertThatThrownBy(() -> commits.awaitCommitted(CheckpointCoordinator.FINAL, 300, 0, () -> false, () -> { }))
                 .as("the other peers have not written it").isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("the final checkpoint").hasMessageContaining("was not complete on every peer within 300 ms");
         assertThat(writer.commits).doesNotContain(CheckpointCoordinator.FINAL);
         assertThat(store.written.get(CheckpointCoordinator.FINAL)).containsEntry("a", new byte[] {7}).containsEntry("b", new byte[] {8});
 
         othersWroteIt.set(true);
-        assertThat(commits.awaitCommitted(CheckpointCoordinator.FINAL, 10_000, 0, () -> false)).isTrue();
+        assertThat(commits.awaitCommitted(CheckpointCoordinator.FINAL, 10_000, 0, () -> false, () -> { })).isTrue();
         assertThat(writer.commits).endsWith(CheckpointCoordinator.FINAL);
         assertThat(c.writeFinal()).as("written already").isFalse();
         commits.close();
         c.close();
     }
 
+    /**
+     * A peer whose tasklets all ended takes no checkpoints of its own, so the others' later ones
+     * would never complete and their sinks never commit: while it waits for the final checkpoint it
+     * writes its last states under the newest id another peer began (once, newer ones only).
+     */
+    @Test
+    void a_peer_whose_tasklets_all_ended_stands_in_for_the_checkpoints_the_others_still_take() {
+        MemoryStore store = new MemoryStore();
+        CheckpointCoordinator c = coordinator(store);
+        c.offer(1, "a", new byte[] {1}, false);
+        c.offer(1, "b", new byte[] {1}, false);
+        c.finished("a", new byte[] {7});
+        c.standIn(5);
+        c.finished("b", new byte[] {8});
+        c.standIn(5);
+        assertThat(c.writeFinal()).isTrue();
+        c.standIn(1);
+        c.standIn(5);
+        c.standIn(5);
+        c.standIn(4);
+        c.standIn(CheckpointCoordinator.FINAL);
+        c.close();
+        assertThat(store.order).as("before the final checkpoint nothing; then 5 once; older ones and the final id never")
+                .containsExactly(1L, CheckpointCoordinator.FINAL, 5L);
+        assertThat(store.written.get(5L)).containsEntry("a", new byte[] {7}).containsEntry("b", new byte[] {8});
+    }
+
     @Test
     void a_wait_for_the_final_commit_ends_when_the_job_fails_meanwhile() throws Exception {
         CheckpointCommits commits = new CheckpointCommits("job", id -> false);
         commits.register(new Committer());
-        assertThat(commits.awaitCommitted(CheckpointCoordinator.FINAL, 0, 0, () -> true)).isFalse();
+        assertThat(commits.awaitCommitted(CheckpointCoordinator.FINAL, 0, 0, () -> true, () -> { })).isFalse();
         commits.close();
     }
 }
