@@ -6,7 +6,6 @@ import air.channels.InJvmTransports;
 import air.channels.Transport;
 import air.runtime.Cluster;
 import air.runtime.api.CommittingSinkWriter;
-import air.runtime.api.Emitter;
 import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
@@ -46,32 +45,17 @@ class FinalCheckpointPeersTest {
     private record UnevenSource() implements SourceFactory<Long> {
         @Override
         public SourceReader<Long> createReader(int instance, int parallelism) {
-            long count = instance == 0 ? SHORT : LONG;
             long base = instance * 1_000_000L;
-            return new SourceReader<>() {
-                private long position;
-
+            return new TestPipelines.CountingReader(instance == 0 ? SHORT : LONG) {
                 @Override
-                public int read(int max, Emitter<? super Long> emit) {
-                    if (position >= count) {
-                        return EXHAUSTED;
-                    }
-                    int k = (int) Math.min(Math.min(max, 100), count - position);
-                    for (int j = 0; j < k; j++) {
-                        emit.emit(base + position++);
-                    }
-                    LockSupport.parkNanos(1_000_000);
-                    return k;
+                long until() {
+                    LockSupport.parkNanos(1_000_000); // a while per read: instance 1 runs long after instance 0 ended
+                    return position + 100;
                 }
 
                 @Override
-                public long position() {
-                    return position;
-                }
-
-                @Override
-                public void seek(long p) {
-                    position = p;
+                long valueAt(long p) {
+                    return base + p;
                 }
             };
         }

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.runtime.Job;
 import air.runtime.JobFailedException;
 import air.runtime.api.CommittingSinkWriter;
-import air.runtime.api.Emitter;
 import air.runtime.api.OwnerToken;
 import air.runtime.api.SinkFactory;
 import air.runtime.api.SinkWriter;
@@ -181,37 +180,26 @@ class RollingFilesSinkTest {
 
         @Override
         public SourceReader<Long> createReader(int instance, int parallelism) {
-            long count = instance == 0 ? UNEVEN_FIRST : UNEVEN_SECOND;
             long base = instance == 0 ? 0 : 1_000_000_000L;
-            return new SourceReader<>() {
-                private long position;
-
+            return new TestPipelines.CountingReader(instance == 0 ? UNEVEN_FIRST : UNEVEN_SECOND) {
                 @Override
-                public int read(int max, Emitter<? super Long> emit) {
-                    if (position >= count) {
-                        if (instance == 0) {
-                            firstEnded.set(true);
-                        }
-                        return EXHAUSTED;
+                long until() {
+                    if (instance == 0) {
+                        return firstMayGo.getAsBoolean() ? count : position;
                     }
-                    if (instance == 0 && !firstMayGo.getAsBoolean() || instance == 1 && position >= 1_000 && holdSecond.getAsBoolean()) {
-                        return 0;
-                    }
-                    int k = (int) Math.min(max, Math.min(count, instance == 1 && position < 1_000 ? 1_000 : count) - position);
-                    for (int j = 0; j < k; j++) {
-                        emit.emit(base + position++);
-                    }
-                    return k;
+                    return position < 1_000 ? 1_000 : holdSecond.getAsBoolean() ? position : count;
                 }
 
                 @Override
-                public long position() {
-                    return position;
+                long valueAt(long p) {
+                    return base + p;
                 }
 
                 @Override
-                public void seek(long p) {
-                    position = p;
+                void exhausted() {
+                    if (instance == 0) {
+                        firstEnded.set(true);
+                    }
                 }
             };
         }

@@ -93,30 +93,15 @@ final class TestPipelines {
         @Override
         public SourceReader<Long> createReader(int instance, int parallelism) {
             long count = (n - instance + parallelism - 1) / parallelism;
-            return new SourceReader<>() {
-                private long position;
-
+            return new CountingReader(count) {
                 @Override
-                public int read(int max, Emitter<? super Long> out) {
-                    if (position >= count) {
-                        return EXHAUSTED;
-                    }
-                    long until = position < holdAt ? Math.min(holdAt, count) : release.getAsBoolean() ? count : position;
-                    int k = (int) Math.min(max, until - position);
-                    for (int j = 0; j < k; j++) {
-                        out.emit(instance + position++ * parallelism);
-                    }
-                    return k;
+                long until() {
+                    return position < holdAt ? Math.min(holdAt, count) : release.getAsBoolean() ? count : position;
                 }
 
                 @Override
-                public long position() {
-                    return position;
-                }
-
-                @Override
-                public void seek(long p) {
-                    position = p;
+                long valueAt(long p) {
+                    return instance + p * parallelism;
                 }
             };
         }
@@ -124,6 +109,53 @@ final class TestPipelines {
         @Override
         public String describe() {
             return "held generator";
+        }
+    }
+
+    /**
+     * A test source's reader of {@code count} values: its position is how many it emitted (so a
+     * restore seeks there); each read emits the values at the next positions up to {@link #until}
+     * (which may hold it back), and {@link #exhausted} runs once it has emitted all.
+     */
+    abstract static class CountingReader implements SourceReader<Long> {
+        final long count;
+        long position;
+
+        CountingReader(long count) {
+            this.count = count;
+        }
+
+        /** The position to emit up to now (at most {@code count}; {@code position}: hold). */
+        abstract long until();
+
+        /** The value at position {@code p}. */
+        abstract long valueAt(long p);
+
+        /** Called at every read after the last value. */
+        void exhausted() {
+        }
+
+        @Override
+        public int read(int max, Emitter<? super Long> out) {
+            if (position >= count) {
+                exhausted();
+                return EXHAUSTED;
+            }
+            int k = (int) Math.max(0, Math.min(max, Math.min(until(), count) - position));
+            for (int j = 0; j < k; j++) {
+                out.emit(valueAt(position++));
+            }
+            return k;
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public void seek(long p) {
+            position = p;
         }
     }
 
