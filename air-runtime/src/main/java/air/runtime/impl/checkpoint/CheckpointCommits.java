@@ -67,7 +67,8 @@ public final class CheckpointCommits implements AutoCloseable {
 
     /**
      * Waits until checkpoint {@code id} (the final one, at the end of a job) is committed by every
-     * writer of this peer; returns at once when there is none. Logs a WARN every
+     * writer of this peer; with none, until it is complete everywhere all the same (meanwhile this
+     * peer stands in for the others' checkpoints, whose sinks may need them to commit). Logs a WARN every
      * {@code noteEveryMs} while it waits (the other peers have not all written it yet).
      *
      * @param timeoutMs how long to wait at most (0: as long as {@code giveUp} says no)
@@ -80,7 +81,7 @@ public final class CheckpointCommits implements AutoCloseable {
             throws InterruptedException {
         long start = System.nanoTime();
         long nextNote = noteEveryMs > 0 ? noteEveryMs : Long.MAX_VALUE;
-        while (!writers.isEmpty() && committed < id) {
+        while (writers.isEmpty() ? !completeNow(id) : committed < id) {
             if (giveUp.getAsBoolean() || closed) {
                 return false;
             }
@@ -102,6 +103,14 @@ public final class CheckpointCommits implements AutoCloseable {
             LockSupport.parkNanos(this, POLL_NANOS);
         }
         return true;
+    }
+
+    private boolean completeNow(long id) {
+        try {
+            return completeness.complete(id);
+        } catch (Exception e) {
+            return false; // asked again at the next poll
+        }
     }
 
     /** This peer wrote checkpoint {@code id}. */

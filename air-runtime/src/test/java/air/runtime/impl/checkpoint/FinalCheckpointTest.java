@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -127,6 +128,23 @@ class FinalCheckpointTest {
         assertThat(store.order).as("before the final checkpoint nothing; then 5 once; older ones and the final id never")
                 .containsExactly(1L, CheckpointCoordinator.FINAL, 5L);
         assertThat(store.written.get(5L)).containsEntry("a", new byte[] {7}).containsEntry("b", new byte[] {8});
+    }
+
+    /**
+     * A peer with no two-phase-commit writer still waits, standing in, until the final checkpoint
+     * is complete everywhere: the others' sinks may need its stand-ins to commit.
+     */
+    @Test
+    void a_peer_without_committing_writers_waits_for_the_final_checkpoint_all_the_same() throws Exception {
+        AtomicBoolean othersWroteIt = new AtomicBoolean();
+        CheckpointCommits commits = new CheckpointCommits("job", id -> othersWroteIt.get());
+        AtomicInteger standIns = new AtomicInteger();
+        assertThatThrownBy(() -> commits.awaitCommitted(CheckpointCoordinator.FINAL, 200, 0, () -> false, standIns::incrementAndGet))
+                .hasMessageContaining("was not complete on every peer");
+        assertThat(standIns.get()).as("it stood in meanwhile").isPositive();
+        othersWroteIt.set(true);
+        assertThat(commits.awaitCommitted(CheckpointCoordinator.FINAL, 10_000, 0, () -> false, () -> { })).isTrue();
+        commits.close();
     }
 
     @Test
