@@ -23,6 +23,11 @@ import java.util.Arrays;
  * reader open at its end and reads what is appended, a half-written last line once its newline
  * arrives. Lines are UTF-8; one that is not, or that is longer than the bound (its line break not
  * counted), is a bad record.
+ *
+ * <p>A reader of a byte range reads the lines that begin in it (the last may end past it) and
+ * begins, when the range is not the file's first, inside the line before its own, passing over it.
+ * Its lines cannot be numbered without reading the file before them, so a bad line there is named
+ * by the offset it begins at, {@code file@offset}, not {@code file:line}.
  */
 final class FileLineReader<T> implements SplitReader<T> {
 
@@ -30,6 +35,10 @@ final class FileLineReader<T> implements SplitReader<T> {
 
     private final Path path;
     private final String name;
+    /** The offset of the first line that is not this reader's (the next range's), or {@link Long#MAX_VALUE}. */
+    private final long rangeEnd;
+    /** Whether its lines are named {@code file:line} (it began at the file's start) or {@code file@offset}. */
+    private final boolean numbersLines;
     private final LineFormat<T> format;
     private final SplitContext context;
     private final int maxLineBytes;
@@ -44,18 +53,21 @@ final class FileLineReader<T> implements SplitReader<T> {
     private long handledOffset;
     /** Lines handled: the number of the last one. */
     private long handledLines;
-    /** The line being emitted, for {@link #origin}. */
+    /** The line being emitted, and the offset it begins at, for {@link #origin}. */
     private long emittingLine;
+    private long emittingOffset;
     /** Where the next read from the file goes. */
     private long readOffset;
     private LineFormat.Decoder<T> decoder;
     /** Passing over the rest of a line that was too long. */
     private boolean skippingLongLine;
 
-    FileLineReader(Path path, String name, LineFormat<T> format, long offset, long lines, boolean skipping, int maxLineBytes,
+    FileLineReader(Path path, FileSplit split, LineFormat<T> format, long offset, long lines, boolean skipping, int maxLineBytes,
                    boolean follow, SplitContext context) throws IOException {
         this.path = path;
-        this.name = name;
+        this.name = split.file();
+        this.rangeEnd = split.end();
+        this.numbersLines = split.numbersLines();
         this.format = format;
         this.context = context;
         this.maxLineBytes = maxLineBytes;
@@ -67,10 +79,11 @@ final class FileLineReader<T> implements SplitReader<T> {
         this.readOffset = offset;
         this.handledLines = lines;
         this.emittingLine = lines + 1;
+        this.emittingOffset = offset;
         this.skippingLongLine = skipping;
         if (!format.hasHeader()) {
             decoder = decoderFor(null);
-        } else if (lines > 0) {
+        } else if (lines > 0 || offset > 0) { // resumed past the header, or a range after the file's first
             decoder = resumedHeader();
         }
     }
@@ -138,6 +151,9 @@ final class FileLineReader<T> implements SplitReader<T> {
     public int read(int max, Emitter<? super T> out) throws IOException {
         int emitted = 0;
         while (emitted < max) {
+            if (handledOffset >= rangeEnd && !skippingLongLine) {
+                return emitted > 0 ? emitted : FINISHED; // the next line is the next range's
+            }
             int nl = newline();
             if (nl < 0) {
                 if (!buf.hasRemaining() || buf.remaining() < buf.capacity()) {
@@ -198,18 +214,18 @@ final class FileLineReader<T> implements SplitReader<T> {
             return true;
         }
         refuseHeader(tooLong());
-        refuseTooLong(++handledLines, buf.array(), buf.position(), buf.remaining());
+        refuseTooLong(++handledLines, handledOffset, buf.array(), buf.position(), buf.remaining());
         skippingLongLine = true;
         handledOffset += buf.remaining();
         buf.position(buf.limit());
         return true;
     }
 
-    /** Refuses line {@code line}, longer than the bound, keeping its first KiB. */
-    private void refuseTooLong(long line, byte[] a, int from, int length) {
+    /** Refuses line {@code line}, beginning at {@code offset}, longer than the bound, keeping its first KiB. */
+    private void refuseTooLong(long line, long offset, byte[] a, int from, int length) {
         emittingLine = line; // the record at fault, for messages
-        context.badRecord(name + ":" + line, Arrays.copyOfRange(a, from, from + Math.min(length, 1024)),
-                new IllegalArgumentException(tooLong()));
+        emittingOffset = offset;
+        context.badRecord(origin(), Arrays.copyOfRange(a, from, from + Math.min(length, 1024)), new IllegalArgumentException(tooLong()));
     }
 
     /** Handles the line that ends at {@code end} (a newline there when {@code newline}); returns 1 when it emitted a record. */
@@ -219,6 +235,7 @@ final class FileLineReader<T> implements SplitReader<T> {
         int length = stripCr(a, from, end);
         int consumed = end - from + (newline ? 1 : 0);
         buf.position(from + consumed);
+        long offset = handledOffset;
         handledOffset += consumed;
         if (skippingLongLine) {
             skippingLongLine = false; // the rest of the refused line
@@ -227,11 +244,12 @@ final class FileLineReader<T> implements SplitReader<T> {
         long line = ++handledLines;
         if (length > maxLineBytes) { // the buffer holds one byte more than the bound, for a "\r" that may not come
             refuseHeader(tooLong());
-            refuseTooLong(line, a, from, length);
+            refuseTooLong(line, offset, a, from, length);
             return 0;
         }
         emittingLine = line; // the record at fault, for messages, until the next
-        String text = LineRecords.text(a, from, length, utf8, name + ":" + line, context);
+        emittingOffset = offset;
+        String text = LineRecords.text(a, from, length, utf8, origin(), context);
         if (text == null) {
             refuseHeader(NOT_UTF8);
             return 0;
@@ -243,11 +261,12 @@ final class FileLineReader<T> implements SplitReader<T> {
         if (format.skipsBlankLines() && text.isBlank()) {
             return 0;
         }
-        T record = LineRecords.record(text, decoder, a, from, length, name + ":" + line, context);
+        T record = LineRecords.record(text, decoder, a, from, length, origin(), context);
         if (record == null) {
             return 0;
         }
         emittingLine = line;
+        emittingOffset = offset;
         out.emit(record);
         return 1;
     }
@@ -279,7 +298,7 @@ final class FileLineReader<T> implements SplitReader<T> {
 
     @Override
     public String origin() {
-        return name + ":" + emittingLine;
+        return numbersLines ? name + ":" + emittingLine : name + "@" + emittingOffset;
     }
 
     @Override

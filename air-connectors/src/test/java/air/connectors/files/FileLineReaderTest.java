@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,8 +66,8 @@ class FileLineReaderTest {
         long offset = position == null ? 0 : FileLineReader.offsetOf(position);
         long lines = position == null ? 0 : FileLineReader.linesOf(position);
         boolean skipping = position != null && FileLineReader.skippingOf(position);
-        return new FileLineReader<>(file, file.getFileName().toString(), LineFormats.lines(), offset, lines, skipping, MAX_LINE, follow,
-                context);
+        return new FileLineReader<>(file, FileSplit.whole(file.getFileName().toString()), LineFormats.lines(), offset, lines, skipping,
+                MAX_LINE, follow, context);
     }
 
     /** Reads the whole of {@code file} (not followed) one record per call, reopening the reader at its position every {@code every} calls. */
@@ -120,6 +121,69 @@ class FileLineReaderTest {
         for (int every : new int[] {1, 2, 3, 7}) {
             assertThat(readReopening(file, every).all()).as("reopened every " + every + " reads").isEqualTo(whole.all());
         }
+    }
+
+    /** Every split of {@code file} read in ranges of {@code rangeBytes}, in order, each reopened at its position every {@code every} reads. */
+    private static Out readRanges(Path file, long rangeBytes, int every) throws IOException {
+        FileSplits<String> splits = new FileSplits<>(file, null, LineFormats.lines(), Duration.ZERO, MAX_LINE, rangeBytes);
+        Out out = new Out();
+        for (String id : splits.discover()) {
+            SplitReader<String> reader = splits.open(id, null, out.refused);
+            for (int calls = 1; reader.read(1, out.items::add) != SplitReader.FINISHED; calls++) {
+                if (every > 0 && calls % every == 0) {
+                    byte[] position = reader.position();
+                    reader.close();
+                    reader = splits.open(id, position, out.refused);
+                }
+                assertThat(calls).as("the reader of " + id + " ends").isLessThan(100_000);
+            }
+            reader.close();
+        }
+        return out;
+    }
+
+    /**
+     * Read in ranges of any length — one byte, ranges ending inside a line break, inside a line
+     * too long and inside the last line — the ranges together emit and refuse exactly what one
+     * reader of the whole file does, each reopened at its positions too; a bad line in a range
+     * after the first is named by the offset it begins at.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {21, 22, 23, 24})
+    void a_file_read_in_byte_ranges_of_any_length_gives_each_line_once_in_order(int seed) throws IOException {
+        Path file = dir.resolve("r" + seed + ".txt");
+        byte[] bytes = randomFile(new SplittableRandom(seed), 60);
+        Files.write(file, bytes);
+        Out whole = readReopening(file, 0);
+        List<Long> lineStarts = new ArrayList<>(List.of(0L));
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                lineStarts.add(i + 1L);
+            }
+        }
+        assertThat(whole.refused.origins).as("the file has bad lines").isNotEmpty();
+        for (long rangeBytes : new long[] {1, 2, 3, 5, 8, 13, MAX_LINE, MAX_LINE + 1, 100, 257, 1000, bytes.length, 1 << 20}) {
+            List<String> named = new ArrayList<>();
+            for (String origin : whole.refused.origins) {
+                long at = lineStarts.get(Integer.parseInt(origin.substring(origin.indexOf(':') + 1)) - 1);
+                named.add(at < rangeBytes ? origin : file.getFileName() + "@" + at);
+            }
+            for (int every : new int[] {0, 1}) {
+                Out ranged = readRanges(file, rangeBytes, every);
+                assertThat(ranged.items).as("lines in ranges of " + rangeBytes + ", reopened every " + every).isEqualTo(whole.items);
+                assertThat(ranged.refused.origins).as("bad lines in ranges of " + rangeBytes + ", reopened every " + every)
+                        .isEqualTo(named);
+            }
+        }
+    }
+
+    @Test
+    void an_empty_file_in_ranges_is_one_empty_range() throws IOException {
+        Path file = dir.resolve("empty.txt");
+        Files.write(file, new byte[0]);
+        assertThat(new FileSplits<>(file, null, LineFormats.lines(), Duration.ZERO, MAX_LINE, 10).discover())
+                .containsExactly("empty.txt#bytes=0-0");
+        assertThat(readRanges(file, 10, 0).all()).isEmpty();
     }
 
     @Test

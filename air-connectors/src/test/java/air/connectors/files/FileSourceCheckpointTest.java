@@ -29,7 +29,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -65,8 +67,18 @@ class FileSourceCheckpointTest {
     @TempDir
     Path tmp;
 
-    /** What the files hold: the rows of their good lines and the origins of their bad ones. */
-    private record Corpus(List<String> good, TreeSet<String> bad) {
+    /** What the files hold: the rows of their good lines, the origins of their bad ones and the offsets those begin at. */
+    private record Corpus(List<String> good, TreeSet<String> bad, Map<String, Long> offsets) {
+
+        /** The origins of the bad lines as a source reading in ranges of {@code rangeBytes} names them ({@code file@offset} after the first). */
+        TreeSet<String> badInRanges(long rangeBytes) {
+            TreeSet<String> named = new TreeSet<>();
+            for (String origin : bad) {
+                long at = offsets.get(origin);
+                named.add(at < rangeBytes ? origin : origin.substring(0, origin.indexOf(':')) + "@" + at);
+            }
+            return named;
+        }
     }
 
     private static byte[] utf8(String s) {
@@ -83,6 +95,7 @@ class FileSourceCheckpointTest {
         SplittableRandom random = new SplittableRandom(seed);
         List<String> good = new ArrayList<>();
         TreeSet<String> bad = new TreeSet<>();
+        Map<String, Long> offsets = new HashMap<>();
         for (int f = 0; f < files; f++) {
             String name = "part-" + f + "." + format;
             boolean crlf = f % 2 == 0;
@@ -100,6 +113,7 @@ class FileSourceCheckpointTest {
                 }
                 line++;
                 String origin = name + ":" + line;
+                offsets.put(origin, (long) out.size());
                 long value = random.nextLong(1_000_000);
                 String text = format.equals("json") ? "{\"file\":\"" + name + "\",\"line\":" + line + ",\"value\":" + value + "}"
                         : qtyFirst ? value + ",\"n, " + line + "\"," + name : name + "," + value + ",\"n, " + line + "\"";
@@ -126,7 +140,7 @@ class FileSourceCheckpointTest {
             }
             Files.write(dir.resolve(name), out.toByteArray());
         }
-        return new Corpus(good, bad);
+        return new Corpus(good, bad, offsets);
     }
 
     private static String rowOf(Row r) {
@@ -143,14 +157,18 @@ class FileSourceCheckpointTest {
      * {@code holdAt} rows until {@code release}, as rows {@code file:line=value}; its bad lines go
      * to {@code dead}.
      */
-    private static Stage<String> read(Pipeline p, Path dir, String format, long holdAt, BooleanSupplier release,
+    private static Stage<String> read(Pipeline p, Path dir, String format, long rangeBytes, long holdAt, BooleanSupplier release,
                                       KeptRows<DeadLetter> dead) {
         BadRecordPolicy policy = BadRecordPolicy.deadLetter(dead);
         return format.equals("json")
-                ? p.readFrom(new Held<>(FileSources.jsonLines(dir, Row.class).maxLineBytes(MAX_LINE).onBadRecord(policy).glob("*.json"),
-                        holdAt, release)).map(FileSourceCheckpointTest::rowOf)
-                : p.readFrom(new Held<>(FileSources.csv(dir, Trade.class).maxLineBytes(MAX_LINE).onBadRecord(policy).glob("*.csv"),
-                        holdAt, release)).map(FileSourceCheckpointTest::rowOf);
+                ? p.readFrom(new Held<>(ranges(FileSources.jsonLines(dir, Row.class), rangeBytes).maxLineBytes(MAX_LINE).onBadRecord(policy)
+                        .glob("*.json"), holdAt, release)).map(FileSourceCheckpointTest::rowOf)
+                : p.readFrom(new Held<>(ranges(FileSources.csv(dir, Trade.class), rangeBytes).maxLineBytes(MAX_LINE).onBadRecord(policy)
+                        .glob("*.csv"), holdAt, release)).map(FileSourceCheckpointTest::rowOf);
+    }
+
+    private static <T> FileSource<T> ranges(FileSource<T> source, long rangeBytes) {
+        return rangeBytes > 0 ? source.byteRanges(rangeBytes) : source;
     }
 
     private static FileSource<Row> json(Path dir) {
@@ -167,11 +185,11 @@ class FileSourceCheckpointTest {
      * {@code failAfter} > 0 each source instance holds after 200 lines until that many checkpoints
      * were written, and a map then throws once.
      */
-    private static void run(Path data, String format, CheckpointStore store, KeptRows<String> sink, KeptRows<DeadLetter> dead,
-                            int failAfter, SimpleMeterRegistry registry) {
+    private static void run(Path data, String format, long rangeBytes, CheckpointStore store, KeptRows<String> sink,
+                            KeptRows<DeadLetter> dead, int failAfter, SimpleMeterRegistry registry) {
         AtomicBoolean armed = new AtomicBoolean(failAfter > 0);
         Pipeline p = Pipeline.create();
-        read(p, data, format, 200, () -> count(registry, "air.checkpoints") >= failAfter, dead)
+        read(p, data, format, rangeBytes, 200, () -> count(registry, "air.checkpoints") >= failAfter, dead)
                 .map(row -> {
                     if (armed.get() && count(registry, "air.checkpoints") >= failAfter && armed.getAndSet(false)) {
                         throw new IllegalStateException("injected failure");
@@ -182,9 +200,11 @@ class FileSourceCheckpointTest {
         p.execute(config("files-" + format, 2).checkpoints(store, 20).meterRegistry(registry));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource({"json", "csv"})
-    void a_job_that_failed_after_checkpoints_resumes_and_reads_every_line_exactly_once(String format) throws IOException {
+    /** Also with each file read in byte ranges (every range a split of its own, with its own position). */
+    @ParameterizedTest(name = "{0}, ranges of {1} bytes")
+    @CsvSource({"json,0", "csv,0", "json,1500", "csv,1100"})
+    void a_job_that_failed_after_checkpoints_resumes_and_reads_every_line_exactly_once(String format, long rangeBytes)
+            throws IOException {
         Path data = tmp.resolve("in");
         Corpus corpus = write(data, format, 8, format.hashCode());
         assertThat(corpus.good().size() + corpus.bad().size()).isGreaterThan(2_500);
@@ -193,7 +213,7 @@ class FileSourceCheckpointTest {
         SimpleMeterRegistry first = new SimpleMeterRegistry();
         KeptRows<String> failed = new KeptRows<>(s -> s);
         KeptRows<DeadLetter> failedDead = new KeptRows<>(DeadLetter::origin);
-        assertThatThrownBy(() -> run(data, format, store, failed, failedDead, 2, first)).isInstanceOf(JobFailedException.class)
+        assertThatThrownBy(() -> run(data, format, rangeBytes, store, failed, failedDead, 2, first)).isInstanceOf(JobFailedException.class)
                 .hasMessageContaining("injected failure");
         assertThat(count(first, "air.checkpoints")).isGreaterThanOrEqualTo(2);
         assertThat(failed.size()).as("the first run failed mid-way").isBetween(1, corpus.good().size() - 1);
@@ -201,10 +221,10 @@ class FileSourceCheckpointTest {
         SimpleMeterRegistry second = new SimpleMeterRegistry();
         KeptRows<String> sink = new KeptRows<>(s -> s);
         KeptRows<DeadLetter> dead = new KeptRows<>(DeadLetter::origin);
-        run(data, format, store, sink, dead, 0, second);
+        run(data, format, rangeBytes, store, sink, dead, 0, second);
         assertThat(count(second, "air.recoveries")).as("the second run resumed from a checkpoint").isEqualTo(1);
         assertThat(multiset(sink.rows())).isEqualTo(multiset(corpus.good()));
-        assertThat(multiset(dead.rows())).isEqualTo(multiset(corpus.bad()));
+        assertThat(multiset(dead.rows())).isEqualTo(multiset(rangeBytes > 0 ? corpus.badInRanges(rangeBytes) : corpus.bad()));
     }
 
     /** The lines of the committed (visible) files in {@code dir}; hidden in-progress and pending files are not read. */

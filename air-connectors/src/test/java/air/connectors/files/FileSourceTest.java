@@ -545,6 +545,35 @@ class FileSourceTest {
         assertThat(readers.values().stream().flatMap(Set::stream).distinct().count()).as("instances that read files").isGreaterThan(1);
     }
 
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {2, 3})
+    void a_few_large_files_read_in_byte_ranges_are_shared_by_the_instances_each_line_once(int workers) throws IOException {
+        SplittableRandom random = new SplittableRandom(61 + workers);
+        List<String> expected = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+            List<byte[]> lines = new ArrayList<>();
+            for (int i = 0, n = 3000 + random.nextInt(1000); i < n; i++) {
+                String line = "file" + f + "/" + i + " " + "x".repeat(random.nextInt(40));
+                lines.add(utf8(line));
+                expected.add(line);
+            }
+            Files.write(dir.resolve("big-" + f + ".txt"), join(lines, f == 1, f == 0));
+        }
+        ByInstance sink = new ByInstance();
+        Pipeline p = Pipeline.create();
+        p.readFrom(FileSources.lines(dir).byteRanges(4096)).writeTo(sink);
+        p.execute(config("ranges", workers));
+
+        List<String> lines = sink.rows.stream().map(r -> r.substring(r.indexOf('|') + 1)).toList();
+        assertThat(multiset(lines)).isEqualTo(multiset(expected));
+        Map<String, Set<String>> readers = new TreeMap<>();
+        for (String r : sink.rows) {
+            String file = r.substring(r.indexOf('|') + 1, r.indexOf('/'));
+            readers.computeIfAbsent(file, k -> new TreeSet<>()).add(r.substring(0, r.indexOf('|')));
+        }
+        assertThat(readers).as("the instances that read each file").hasSize(2).allSatisfy((file, by) -> assertThat(by).hasSize(workers));
+    }
+
     // ---------------------------------------------------------------- watching
 
     @Test
@@ -607,6 +636,13 @@ class FileSourceTest {
     void bad_settings_are_refused_and_good_ones_show_in_the_description() {
         assertThatThrownBy(() -> FileSources.lines(Path.of("x")).watching(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FileSources.lines(Path.of("x")).maxLineBytes(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FileSources.lines(Path.of("x")).byteRanges(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(".byteRanges(bytes): must be positive");
+        assertThatThrownBy(() -> FileSources.lines(Path.of("x")).byteRanges(10).watching(Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(".watching(interval)").hasMessageContaining("byteRanges");
+        assertThatThrownBy(() -> FileSources.lines(Path.of("x")).watching(Duration.ofSeconds(1)).byteRanges(10))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(".byteRanges(bytes)").hasMessageContaining("watched");
+        assertThat(FileSources.lines(dir).byteRanges(4096).describe()).contains("in ranges of 4096 bytes");
         assertThat(FileSources.jsonLines(dir, Row.class).glob("*.json").watching(Duration.ofSeconds(1)).describe())
                 .contains(dir.toString(), "*.json", "json(Row)", "watched");
     }
