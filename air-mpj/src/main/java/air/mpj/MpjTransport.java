@@ -45,10 +45,17 @@ public final class MpjTransport implements Transport {
     private static final int SEND_QUEUE = 64;
     private static final int IN_FLIGHT = 8;
     private static final int RECEIVE_QUEUE = 256;
+    /** The bytes a lane's send queue, and a channel's receive queue, hold at most besides their count of frames (as over TCP). */
+    private static final long QUEUE_BYTES = 64L << 20;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** What a receiver hands to {@link #receive}: a frame or the error it found. */
-    private record Arrival(Frame frame, RuntimeException error) { }
+    private record Arrival(Frame frame, RuntimeException error) {
+
+        long bytes() {
+            return frame == null ? 0 : frame.payload().remaining();
+        }
+    }
 
     /** A whole frame: {@code wire[0, length)}. */
     private record Outgoing(int channel, byte[] wire, int length) { }
@@ -76,7 +83,7 @@ public final class MpjTransport implements Transport {
                 continue;
             }
             for (int lane = 0; lane < 2; lane++) {
-                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE);
+                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE, QUEUE_BYTES, Outgoing::length);
                 int peer = p;
                 int l = lane;
                 start("air-mpj-send-" + p + (lane == 0 ? "-control" : "-data"), () -> sendLoop(peer, outbound[peer][l]));
@@ -172,7 +179,7 @@ public final class MpjTransport implements Transport {
         synchronized (inbound) {
             q = inbound.get(channel);
             if (q == null) {
-                q = new ParkingQueue<>(RECEIVE_QUEUE);
+                q = new ParkingQueue<>(RECEIVE_QUEUE, QUEUE_BYTES, Arrival::bytes);
                 inbound.put(channel, q);
                 for (int p = 0; p < peers; p++) {
                     if (p != self) {

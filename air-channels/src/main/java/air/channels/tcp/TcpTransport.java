@@ -69,6 +69,12 @@ public final class TcpTransport implements Transport {
     static final int HELLO = 0x41495254; // "AIRT"
     private static final int SEND_QUEUE = 256;
     private static final int RECEIVE_QUEUE = 256;
+    /**
+     * The bytes a lane's send queue, and a channel's receive queue, hold at most besides their count
+     * of frames: 256 frames of up to 64 MiB each would be 16 GiB. A full receive queue holds back its
+     * lane's receive loop, and TCP's window then the sender.
+     */
+    static final long QUEUE_BYTES = 64L << 20;
     /** Lanes per pair of peers: 0 control and heartbeats, 1 shuffle data, 2 replica traffic. */
     static final int LANES = 3;
     /** The channel field of a goodbye (its length field is 0): the sender closed its transport, nothing follows on this lane. */
@@ -77,7 +83,12 @@ public final class TcpTransport implements Transport {
     private static final long CLOSE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /** What a receiver hands to {@link #receive}: a frame or the error it found. */
-    private record Arrival(Frame frame, RuntimeException error) { }
+    private record Arrival(Frame frame, RuntimeException error) {
+
+        long bytes() {
+            return frame == null ? 0 : frame.payload().remaining();
+        }
+    }
 
     /** One frame's bytes for the wire. */
     private record Outgoing(int channel, byte[] bytes, int offset, int length) { }
@@ -108,7 +119,7 @@ public final class TcpTransport implements Transport {
                 continue;
             }
             for (int lane = 0; lane < LANES; lane++) {
-                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE);
+                outbound[p][lane] = new ParkingQueue<>(SEND_QUEUE, QUEUE_BYTES, Outgoing::length);
                 int peer = p;
                 int l = lane;
                 Thread s = Thread.ofPlatform().daemon().name("air-tcp-send-" + p + (lane == 0 ? "-control" : "-data"))
@@ -488,7 +499,7 @@ public final class TcpTransport implements Transport {
     }
 
     private ParkingQueue<Arrival> inboundOf(int channel) {
-        return inbound.computeIfAbsent(channel, c -> new ParkingQueue<>(RECEIVE_QUEUE));
+        return inbound.computeIfAbsent(channel, c -> new ParkingQueue<>(RECEIVE_QUEUE, QUEUE_BYTES, Arrival::bytes));
     }
 
     @Override
@@ -509,6 +520,12 @@ public final class TcpTransport implements Transport {
      * Drops the frames received on {@code channel} and not taken; a data lane's receive loop waiting
      * for room in that queue (which holds back every data channel of its peer) goes on.
      */
+    /** The bytes of the frames received on {@code channel} and not yet taken: for tests of the bound. */
+    long queuedBytes(int channel) {
+        ParkingQueue<Arrival> q = inbound.get(channel);
+        return q == null ? 0 : q.bytes();
+    }
+
     @Override
     public void discard(int channel) {
         ParkingQueue<Arrival> q = inbound.get(channel);

@@ -51,6 +51,51 @@ class TcpTransportTest extends TransportContract {
         ((TcpTransport) network.get(peer)).crash();
     }
 
+    /**
+     * Large frames on a channel nobody reads: the receive queue stops at its byte budget (before:
+     * 256 frames whatever their size, 60 frames of 4 MiB all queued), the sender is held back, and
+     * once the channel is read every frame arrives, in order.
+     */
+    @Test
+    void a_channel_not_read_holds_at_most_its_byte_budget_and_the_sender_waits_losing_nothing() throws Exception {
+        List<Transport> net = network(2);
+        int frames = 60;
+        int frameBytes = 4 << 20;
+        int channel = Channels.DATA_BASE;
+        try {
+            TcpTransport receiver = (TcpTransport) net.get(1);
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < frames; i++) {
+                    byte[] payload = new byte[frameBytes];
+                    payload[0] = (byte) i;
+                    payload[frameBytes - 1] = (byte) ~i;
+                    net.get(0).send(1, channel, ByteBuffer.wrap(payload));
+                }
+            }, r -> Thread.ofPlatform().daemon().start(r));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (receiver.queuedBytes(channel) < TcpTransport.QUEUE_BYTES) {
+                assertThat(System.nanoTime()).as("the receive queue fills up to its budget").isLessThan(deadline);
+                assertThat(sent).as("the sender is held back").isNotDone();
+                Thread.onSpinWait();
+            }
+            assertThat(receiver.queuedBytes(channel)).isEqualTo(TcpTransport.QUEUE_BYTES);
+            assertThat(sent).as("the sender is held back").isNotDone();
+            for (int i = 0; i < frames; i++) {
+                var frame = receiver.receive(channel, Duration.ofSeconds(20));
+                assertThat(frame).as("frame " + i).isNotNull();
+                ByteBuffer b = frame.payload();
+                assertThat(b.remaining()).isEqualTo(frameBytes);
+                assertThat(b.get(b.position())).isEqualTo((byte) i);
+                assertThat(b.get(b.position() + frameBytes - 1)).isEqualTo((byte) ~i);
+                assertThat(receiver.queuedBytes(channel)).isLessThanOrEqualTo(TcpTransport.QUEUE_BYTES);
+            }
+            sent.get(20, TimeUnit.SECONDS);
+            assertThat(receiver.queuedBytes(channel)).isZero();
+        } finally {
+            net.forEach(Transport::close);
+        }
+    }
+
     @Test
     void garbage_on_a_peer_socket_is_an_error_naming_the_peer_and_drops_only_that_link() throws Exception {
         List<Transport> net = network(2);
