@@ -56,6 +56,7 @@ run() { # label, round, output file, main class, args...
   if vouch "run=$label round=$round" "$TMP/log" "$out" "$N"; then
     [ "$rc" = 0 ] || run_failed "$label" "$TMP/log" "$rc"
     echo "$line" | sed -n 's/.*throughput_eps=\([0-9.]*\).*/\1/p' >> "$TMP/$label"
+    per_cpu "$line" >> "$TMP/$label.cpu"
   else
     : >"$TMP/$label.differs"
   fi
@@ -69,9 +70,14 @@ consume() { # label, round, P
   CHECKED=$((CHECKED + 1))
   if [ "$rc" = 0 ]; then
     echo "$line" | sed -n 's/.*throughput_eps=\([0-9.]*\).*/\1/p' >> "$TMP/$label"
+    per_cpu "$line" >> "$TMP/$label.cpu"
   else
     DIFFERED=$((DIFFERED + 1)); echo "DIFFERS run=$label round=$round: $(grep MISMATCH "$TMP/log")"; : >"$TMP/$label.differs"
   fi
+}
+
+per_cpu() { # a RESULT line -> events per CPU-second of its JVM (n / cpu_s)
+  echo "$1" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } printf "%.0f\n", v["n"] / v["cpu_s"] }'
 }
 
 count() { # 20M -> 20000000
@@ -88,14 +94,20 @@ for r in $(seq 1 "$RUNS"); do
   done
 done
 
-median() { if [ -e "$TMP/$1.differs" ]; then echo n/a; else sort -n "$TMP/$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; fi; }
+median() { if [ -e "$TMP/${1%.cpu}.differs" ]; then echo n/a; else sort -n "$TMP/$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; fi; }
+# events/s decide on this machine; events per CPU-second (each JVM's own CPU, the broker's not counted) say what
+# a run would do with a core for each of its busy threads: at P2 on 2 cores the engine's fetch threads, its query
+# and the broker share two cores, while the consumer loop only fetches and decodes.
 for p in 1 2; do
-  awk -v p="$p" -v m="$(median mem$p)" -v k="$(median kafka$p)" -v c="$(median consumer$p)" '
+  awk -v p="$p" -v m="$(median mem$p)" -v k="$(median kafka$p)" -v c="$(median consumer$p)" \
+      -v kc="$(median kafka$p.cpu)" -v cc="$(median consumer$p.cpu)" '
     function eps(x) { return x == "n/a" ? x : sprintf("%.0f", x) }
     function ratio(x, y) { return x == "n/a" || y == "n/a" ? "n/a" : sprintf("%.3f", x / y) }
     BEGIN {
-      printf "MEDIAN p=%d mem_eps=%s kafka_eps=%s consumer_eps=%s\n", p, eps(m), eps(k), eps(c)
-      printf "RATIO p=%d kafka/consumer=%s kafka/mem=%s (target: kafka/consumer >= 0.8)\n", p, ratio(k, c), ratio(k, m)
+      printf "MEDIAN p=%d mem_eps=%s kafka_eps=%s consumer_eps=%s kafka_per_cpu_s=%s consumer_per_cpu_s=%s\n", p, eps(m), eps(k), eps(c),
+        eps(kc), eps(cc)
+      printf "RATIO p=%d kafka/consumer=%s kafka/mem=%s per_cpu_s kafka/consumer=%s (target: kafka/consumer >= 0.8)\n", p,
+        ratio(k, c), ratio(k, m), ratio(kc, cc)
     }'
 done
 vouch_summary

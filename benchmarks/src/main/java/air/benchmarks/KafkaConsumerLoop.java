@@ -1,6 +1,7 @@
 package air.benchmarks;
 
 import air.samples.kafka.YsbEventBytes;
+import air.samples.ysb.YsbReport;
 import air.workloads.ysb.YsbEvent;
 import air.workloads.ysb.YsbGenerator;
 import java.time.Duration;
@@ -47,6 +48,7 @@ public final class KafkaConsumerLoop {
         AtomicLong views = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         long t0 = System.nanoTime();
+        long cpu0 = YsbReport.processCpuNanos();
         for (int i = 0; i < p; i++) {
             List<TopicPartition> mine = new ArrayList<>();
             for (TopicPartition tp : partitions) {
@@ -60,6 +62,7 @@ public final class KafkaConsumerLoop {
             t.join();
         }
         double s = (System.nanoTime() - t0) / 1e9;
+        double cpu = (YsbReport.processCpuNanos() - cpu0) / 1e9;
         YsbGenerator generator = new YsbGenerator(seed, rate);
         long expected = 0;
         for (long i = 0; i < n; i++) {
@@ -67,8 +70,8 @@ public final class KafkaConsumerLoop {
                 expected++;
             }
         }
-        System.out.printf(Locale.ROOT, "RESULT engine=kafka-consumer p=%d n=%d partitions=%d views=%d run_s=%.3f throughput_eps=%.0f%n", p,
-                records.get(), partitions.size(), views.get(), s, records.get() / s);
+        System.out.printf(Locale.ROOT, "RESULT engine=kafka-consumer p=%d n=%d partitions=%d views=%d run_s=%.3f throughput_eps=%.0f"
+                + " cpu_s=%.3f%n", p, records.get(), partitions.size(), views.get(), s, records.get() / s, cpu);
         if (records.get() != n || views.get() != expected) {
             System.out.printf(Locale.ROOT, "kafka-consumer: MISMATCH: read %d records with %d views, the generator has %d and %d%n",
                     records.get(), views.get(), n, expected);

@@ -3,6 +3,7 @@ package air.samples.ysb;
 import air.launcher.Quantiles;
 import air.runtime.plan.Progress;
 import air.workloads.ysb.YsbGenerator;
+import com.sun.management.OperatingSystemMXBean;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -26,7 +27,17 @@ public final class YsbReport {
                 a.seed(), a.rate(), a.offered(), o.rows().windows(), o.rows().size(), o.rows().views(), sha,
                 o.runNanos() / 1e9, o.jobNanos() / 1e9, o.throughput(), a.batch(), a.routing(), a.progress() == Progress.HEWMELD
                         ? "hewmeld" : "watermark-" + a.watermarkMs() + "ms", a.peers(), jvmFlags())
-                + (a.query() == YsbArgs.Query.SESSIONS ? " gap_ms=" + a.gapMs() : "");
+                + (a.query() == YsbArgs.Query.SESSIONS ? " gap_ms=" + a.gapMs() : "")
+                + (o.cpuNanos() > 0 ? String.format(Locale.ROOT, " cpu_s=%.3f", o.cpuNanos() / 1e9) : "");
+    }
+
+    /**
+     * The CPU time this JVM's threads have used so far (the engine's, the JIT's and the collector's),
+     * in nanoseconds: a run's CPU cost beside its wall time, which on a machine with fewer cores than
+     * busy threads is what its throughput is made of.
+     */
+    public static long processCpuNanos() {
+        return ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class).getProcessCpuTime();
     }
 
     /** The JVM's non-default flags, comma-separated without spaces (YSB-SPEC 7 asks for them). */

@@ -21,10 +21,10 @@ public final class YsbRun {
 
     /** What one run produced: its rows and its times; {@code savepoint} > 0 when it stopped there instead of ending. */
     public record Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos,
-                          long savepoint) {
+                          long savepoint, long cpuNanos) {
 
         public Outcome(YsbArgs args, YsbRows rows, long firstNanos, long runNanos, long jobNanos, long scheduleStartNanos) {
-            this(args, rows, firstNanos, runNanos, jobNanos, scheduleStartNanos, 0);
+            this(args, rows, firstNanos, runNanos, jobNanos, scheduleStartNanos, 0, 0);
         }
 
         /** Whether the run stopped at a savepoint ({@code --savepoint}) rather than ran to its end. */
@@ -138,9 +138,11 @@ public final class YsbRun {
             line.start();
         }
         long first;
+        long cpuAtFirst;
         long savepoint = 0;
         try {
             first = System.nanoTime();
+            cpuAtFirst = YsbReport.processCpuNanos();
             Job job = pipeline.submit(config);
             Thread stopper = args.faults().stopsWithSavepoint() ? stopLater(job, args.faults().stopAfterMs()) : null;
             try {
@@ -159,10 +161,11 @@ public final class YsbRun {
             }
         }
         long end = System.nanoTime();
+        long cpu = YsbReport.processCpuNanos() - cpuAtFirst;
         YsbRows rows = sink.rows();
         long last = Math.max(rows.lastEmitNanos(), first + 1);
         long runStart = args.offered() > 0 ? Math.max(first, scheduleStart) : first;
-        return new Outcome(args, rows, first, last - runStart, end - submitted, scheduleStart, savepoint);
+        return new Outcome(args, rows, first, last - runStart, end - submitted, scheduleStart, savepoint, cpu);
     }
 
     /** {@code --stop-after T}: asks the job to stop with a savepoint after T, unless it ended first. */
