@@ -1,7 +1,7 @@
 package air.benchmarks;
 
-import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.exec.JobContext;
+import air.runtime.impl.shuffle.Inbox;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -68,7 +68,7 @@ public class HandOffBenchmark {
     @Setup(Level.Trial)
     public void start() {
         context = new JobContext("handoff");
-        data = new Inbox(queueCapacity, context);
+        data = new Inbox(queueCapacity, context::checkCancelled);
         batches = new long[queueCapacity + 2][batchSize];
         consumer = Thread.ofVirtual().name("consumer").unstarted(this::consume);
         data.bindConsumer(consumer);

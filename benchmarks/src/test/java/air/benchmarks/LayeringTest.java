@@ -83,6 +83,23 @@ class LayeringTest {
                 .check(CLASSES);
     }
 
+    /**
+     * The data plane (issue 30) sits below the operators, the routings, the progress modes and the
+     * executor and knows none of them; the routings and progress modes reach the data through it,
+     * never through the operators; the control plane never reaches into the executor.
+     */
+    @Test
+    void the_data_plane_knows_no_operator_routing_progress_mode_or_executor() {
+        noClasses().that().resideInAPackage("air.runtime.impl.shuffle..").should().dependOnClassesThat()
+                .resideInAnyPackage("air.runtime.impl.ops..", "air.runtime.impl.routing..", "air.runtime.impl.progress..",
+                        "air.runtime.impl.exec..", "air.runtime.impl.inbound..", "air.runtime.impl.checkpoint..", "air.runtime.impl.cluster..")
+                .check(CLASSES);
+        noClasses().that().resideInAnyPackage("air.runtime.impl.routing..", "air.runtime.impl.progress..").should().dependOnClassesThat()
+                .resideInAPackage("air.runtime.impl.ops..").check(CLASSES);
+        noClasses().that().resideInAPackage("air.runtime.impl.cluster..").should().dependOnClassesThat()
+                .resideInAPackage("air.runtime.impl.exec..").check(CLASSES);
+    }
+
     @Test
     void every_per_record_operator_class_is_in_the_package_the_jit_flags_force_inline() {
         classes().that().implement("air.runtime.impl.ops.Inlet").or().implement("air.runtime.impl.ops.KeyedFrame")

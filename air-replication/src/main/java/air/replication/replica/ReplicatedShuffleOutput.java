@@ -2,11 +2,11 @@ package air.replication.replica;
 
 import air.channels.Transport;
 import air.runtime.impl.cluster.ClusterSession;
-import air.runtime.impl.cluster.DataChannel;
-import air.runtime.impl.exec.HostedInboxes;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.DataChannel;
+import air.runtime.impl.shuffle.HostedInboxes;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.wire.WireOut;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;

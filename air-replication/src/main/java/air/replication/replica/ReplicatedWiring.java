@@ -1,11 +1,11 @@
 package air.replication.replica;
 
 import air.runtime.ft.ShuffleWiring;
-import air.runtime.impl.cluster.DataChannel;
-import air.runtime.impl.exec.HostedInboxes;
-import air.runtime.impl.exec.Inbox;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.DataChannel;
+import air.runtime.impl.shuffle.HostedInboxes;
+import air.runtime.impl.shuffle.Inbox;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 
 /** Replication's shuffles: instances follow the placement, and every output keeps its upstream-backup log. */
 final class ReplicatedWiring implements ShuffleWiring {

@@ -1,7 +1,7 @@
 package air.replication.replica;
 
 import air.runtime.impl.cluster.ClusterSession;
-import air.runtime.impl.exec.HostedInboxes;
+import air.runtime.impl.shuffle.HostedInboxes;
 import io.micrometer.core.instrument.Counter;
 import java.util.List;
 import java.util.Map;

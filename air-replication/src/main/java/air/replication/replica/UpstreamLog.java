@@ -1,7 +1,7 @@
 package air.replication.replica;
 
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
 import java.util.function.IntToLongFunction;

@@ -2,8 +2,8 @@ package air.replication.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

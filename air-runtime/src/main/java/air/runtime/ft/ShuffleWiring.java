@@ -1,12 +1,12 @@
 package air.runtime.ft;
 
 import air.channels.Transport;
-import air.runtime.impl.cluster.ClusterShuffleOutput;
-import air.runtime.impl.cluster.DataChannel;
-import air.runtime.impl.exec.HostedInboxes;
-import air.runtime.impl.exec.Inbox;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.ClusterShuffleOutput;
+import air.runtime.impl.shuffle.DataChannel;
+import air.runtime.impl.shuffle.HostedInboxes;
+import air.runtime.impl.shuffle.Inbox;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -12,7 +12,6 @@ import air.runtime.api.SourceReader;
 import air.runtime.ft.ShuffleWiring;
 import air.runtime.impl.checkpoint.OperatorIds;
 import air.runtime.impl.checkpoint.PartNames;
-import air.runtime.impl.cluster.DataChannel;
 import air.runtime.impl.inbound.Alignment;
 import air.runtime.impl.inbound.BarrierAligner;
 import air.runtime.impl.inbound.InboundEdge;
@@ -28,8 +27,6 @@ import air.runtime.impl.ops.KeyedFrameFactory;
 import air.runtime.impl.ops.PartialUpdates;
 import air.runtime.impl.ops.PartialWindowOp;
 import air.runtime.impl.ops.ProgressSnapshot;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
@@ -41,6 +38,11 @@ import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.DataChannel;
+import air.runtime.impl.shuffle.Inbox;
+import air.runtime.impl.shuffle.InboxShuffleOutput;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.impl.source.SplitSourceReader;
 import air.runtime.operator.Operator;
 import air.runtime.plan.HeadSpec;
@@ -165,7 +167,7 @@ public final class JobGraph {
             if (v.head().inputs() > 0) {
                 Inbox[] in = new Inbox[v.parallelism()];
                 for (int i = 0; i < in.length; i++) {
-                    in[i] = new Inbox(config.queueCapacity(), context);
+                    in[i] = new Inbox(config.queueCapacity(), context::checkCancelled);
                     wiring.hosted(v.id(), graph.globalParallelism(v), graph.global(i, v), in[i]);
                 }
                 graph.inboxes.put(v.id(), in);

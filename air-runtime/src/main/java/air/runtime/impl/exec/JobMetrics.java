@@ -5,6 +5,7 @@ import air.runtime.JobSummary;
 import air.runtime.impl.ops.Counted;
 import air.runtime.impl.ops.WindowFinal;
 import air.runtime.impl.ops.WindowPartial;
+import air.runtime.impl.shuffle.Inbox;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

@@ -2,9 +2,11 @@ package air.runtime.impl.exec;
 
 import air.channels.Frame;
 import air.channels.Transport;
-import air.runtime.impl.cluster.DataChannel;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
+import air.runtime.impl.shuffle.DataChannel;
+import air.runtime.impl.shuffle.HostedInboxes;
+import air.runtime.impl.shuffle.Inbox;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -13,6 +13,7 @@ import air.runtime.impl.cluster.ClusterAccess;
 import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.cluster.PlanFingerprint;
 import air.runtime.impl.event.JobEvents;
+import air.runtime.impl.shuffle.Inbox;
 import air.runtime.plan.PhysicalPlan;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package air.runtime.impl.exec;
 
 import air.runtime.JobFailedException;
-import air.runtime.impl.ops.OperatorFailure;
+import air.runtime.impl.failure.OperatorFailure;
 
 /**
  * One instance of a vertex, run on its own virtual thread. Turns any failure into the job's

@@ -1,7 +1,7 @@
 /**
  * Running a job: the plan instantiated ({@link air.runtime.impl.exec.JobGraph}: per vertex
  * instance a fused chain of per-job operator class copies and a tasklet on its own virtual
- * thread), the queues between tasklets ({@link air.runtime.impl.exec.Inbox}: bounded, parking, one
+ * thread), the queues between tasklets ({@link air.runtime.impl.shuffle.Inbox}: bounded, parking, one
  * wake-up per batch), the job's lifecycle ({@link air.runtime.impl.exec.RunningJob}) and the
  * fault-tolerance strategy it chose once ({@code air.runtime.ft.FaultTolerance}: none, checkpoint rollback,
  * replicated state with takeover).

@@ -1,6 +1,6 @@
 package air.runtime.impl.inbound;
 
-import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItem;
 import java.util.Collections;
 import java.util.Iterator;
 

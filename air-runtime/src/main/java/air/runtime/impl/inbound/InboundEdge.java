@@ -1,11 +1,11 @@
 package air.runtime.impl.inbound;
 
-import air.runtime.impl.ops.FramePartial;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.ProgressSnapshot;
-import air.runtime.impl.ops.RecordBatch;
-import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.progress.Completion;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.RecordBatch;
+import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
 import air.wire.WireIn;

@@ -1,8 +1,8 @@
 package air.runtime.impl.inbound;
 
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.RecordBatch;
-import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.RecordBatch;
+import air.runtime.impl.shuffle.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.Arrays;

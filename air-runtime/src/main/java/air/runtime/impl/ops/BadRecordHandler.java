@@ -2,6 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.BadRecordPolicy;
 import air.runtime.api.DeadLetter;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.plan.OperatorInfo;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

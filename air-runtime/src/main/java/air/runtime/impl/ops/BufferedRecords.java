@@ -2,6 +2,8 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.Timestamped;
 import air.runtime.impl.routing.KeyRouting;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.ArrayList;

@@ -3,6 +3,8 @@ package air.runtime.impl.ops;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;

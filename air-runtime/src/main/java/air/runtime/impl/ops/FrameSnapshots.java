@@ -1,5 +1,8 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
 

@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.serial.StableHash;

@@ -1,31 +1,23 @@
 package air.runtime.impl.ops;
 
 import air.runtime.api.WindowResult;
+import air.runtime.impl.shuffle.DrainableFrame;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireOut;
 
 /**
  * The per-key accumulators of one frame (a slide-long pane of event time). The partial stage
- * accumulates records and drains partials; the final stage merges partials and emits results.
+ * accumulates records and drains partials (what a router asks of it, {@link DrainableFrame}); the
+ * final stage merges partials and emits results.
  */
-public interface KeyedFrame<T> {
+public interface KeyedFrame<T> extends DrainableFrame {
 
     void accumulate(T item);
 
     boolean isEmpty();
 
     int size();
-
-    /**
-     * Moves every accumulator into per-destination partials ({@code null} where a destination owns
-     * no key of this frame) and leaves this frame empty.
-     */
-    FramePartial[] drain(int producer, long frameStart, int destinations);
-
-    /** Moves every accumulator into one partial for a single destination and leaves this frame empty. */
-    FramePartial drainAll(int producer, long frameStart);
-
-    /** A partial with copies of every accumulator (made with create + combine); this frame is unchanged. */
-    FramePartial copyAll(int producer, long frameStart);
 
     /**
      * A partial over this frame's live accumulators, to be encoded at once and dropped (checkpoints):

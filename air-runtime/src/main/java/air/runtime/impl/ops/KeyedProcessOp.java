@@ -6,6 +6,8 @@ import air.runtime.api.ProcessContext;
 import air.runtime.api.StateDescriptor;
 import air.runtime.api.TimeDomain;
 import air.runtime.api.TimeSource;
+import air.runtime.impl.failure.OperatorFailure;
+import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;

@@ -2,7 +2,11 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.LongAggregateOp;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.PackedPairWriter;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.KeySpec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.WindowAggregation;

@@ -2,7 +2,10 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.serial.StableHash;
 import air.runtime.serial.UnstableKeyException;

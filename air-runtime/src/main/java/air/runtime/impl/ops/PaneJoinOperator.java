@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.shuffle.FramePartial;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;

@@ -1,5 +1,6 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.wire.WireIn;
 import air.wire.WireOut;
 

@@ -2,8 +2,13 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.SinkWriter;
 import air.runtime.api.WindowDefinition;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;

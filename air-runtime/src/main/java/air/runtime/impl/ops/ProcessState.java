@@ -6,6 +6,7 @@ import air.runtime.api.ListState;
 import air.runtime.api.MapState;
 import air.runtime.api.StateDescriptor;
 import air.runtime.api.ValueState;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
 import air.wire.WireOut;

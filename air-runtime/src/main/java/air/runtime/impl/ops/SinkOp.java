@@ -2,6 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.CheckpointedSinkWriter;
 import air.runtime.api.SinkWriter;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;

@@ -1,5 +1,9 @@
 package air.runtime.impl.ops;
 
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
+
 /**
  * The shuffle output an upserting window's partial half ships its updates through: marks every
  * partial the router sends as a {@link FramePartial#PREVIEW} or {@link FramePartial#LATE} update

@@ -2,6 +2,9 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.Iterator;

@@ -5,6 +5,8 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowUpdate;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;

@@ -2,6 +2,8 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;

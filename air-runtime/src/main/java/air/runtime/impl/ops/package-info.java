@@ -3,7 +3,8 @@
  * {@code FlatMapOp}, {@code TimestampOp} and its per-split twin {@code SplitTimestampOp},
  * {@code SinkOp}), the two halves of a window aggregation ({@code PartialWindowOp} at the end of
  * the upstream chain, {@code FinalWindowOp} behind the shuffle, an
- * {@link air.runtime.operator.Operator}), their keyed frames and the shuffle items.
+ * {@link air.runtime.operator.Operator}) and their keyed frames. The items they send and receive
+ * are the data plane's ({@code impl.shuffle}).
  *
  * <p>Why one package: it is what the JIT flags force-inline ({@link air.runtime.JvmFlags#OPERATOR_PACKAGE}),
  * so a chain compiles into one loop in which records never reach the heap; a layering test keeps

@@ -3,9 +3,9 @@ package air.runtime.impl.progress;
 import air.hewmeld.Credit;
 import air.hewmeld.SourceProgress;
 import air.runtime.api.WindowDefinition;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.wire.WireIn;
 import air.wire.WireOut;
 

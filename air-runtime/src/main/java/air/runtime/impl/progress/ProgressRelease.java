@@ -1,8 +1,8 @@
 package air.runtime.impl.progress;
 
 import air.runtime.api.WindowDefinition;
-import air.runtime.impl.ops.ShuffleOutput;
 import air.runtime.impl.routing.WindowRouter;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.plan.Progress;
 import air.wire.WireIn;
 import air.wire.WireOut;

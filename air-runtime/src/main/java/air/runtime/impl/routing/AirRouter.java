@@ -1,10 +1,10 @@
 package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.KeyedFrame;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.DrainableFrame;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
 
 /**
  * AIR routing (asynchronous iterative routing): every partial of window {@code k} goes to
@@ -21,7 +21,7 @@ final class AirRouter implements WindowRouter {
     }
 
     @Override
-    public long ship(long frameStart, KeyedFrame<?> frame, ShuffleOutput out) {
+    public long ship(long frameStart, DrainableFrame frame, ShuffleOutput out) {
         int[] owners = AirRouting.ownersOfFrame(frameStart, window, out.destinations());
         long sent = 0;
         for (int i = 0; i < owners.length; i++) {
@@ -40,7 +40,7 @@ final class AirRouter implements WindowRouter {
     }
 
     @Override
-    public FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances) {
+    public FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
         if (firstCopy) {
             for (int owner : AirRouting.ownersOfFrame(frameStart, window, instances)) {
                 if (owner == instance) {

@@ -1,9 +1,9 @@
 package air.runtime.impl.routing;
 
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.KeyedFrame;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.DrainableFrame;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
 
 /**
  * KEY routing, the usual way: each key's partial goes to the owner of its hash, so every final
@@ -13,7 +13,7 @@ import air.runtime.impl.ops.ShuffleOutput;
 final class KeyRouter implements WindowRouter {
 
     @Override
-    public long ship(long frameStart, KeyedFrame<?> frame, ShuffleOutput out) {
+    public long ship(long frameStart, DrainableFrame frame, ShuffleOutput out) {
         FramePartial[] partials = frame.drain(out.producer(), frameStart, out.destinations());
         long sent = 0;
         for (int d = 0; d < partials.length; d++) {
@@ -30,7 +30,7 @@ final class KeyRouter implements WindowRouter {
     }
 
     @Override
-    public FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances) {
+    public FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
         return frame.drain(0, frameStart, instances)[instance];
     }
 

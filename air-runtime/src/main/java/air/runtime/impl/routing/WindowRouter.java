@@ -1,10 +1,10 @@
 package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.KeyedFrame;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleOutput;
+import air.runtime.impl.shuffle.DrainableFrame;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.plan.Routing;
 
 /**
@@ -26,7 +26,7 @@ public interface WindowRouter {
      *
      * @return the number of (key, accumulator) entries sent
      */
-    long ship(long frameStart, KeyedFrame<?> frame, ShuffleOutput out);
+    long ship(long frameStart, DrainableFrame frame, ShuffleOutput out);
 
     /** Hew-meld: sends a producer's credit for an epoch it had data for, right behind that data. */
     void sendCredit(ShuffleItem.Credit credit, ShuffleOutput out);
@@ -41,7 +41,7 @@ public interface WindowRouter {
      * each owner of a frame holds all of it, so one copy is taken; under KEY routing each held its
      * keys' share, and every share counts. The frame is not used afterwards.
      */
-    FramePartial shareOf(long frameStart, KeyedFrame<?> frame, boolean firstCopy, int instance, int instances);
+    FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances);
 
     /** Sends one partial, counting its entries. */
     static long send(ShuffleOutput out, int destination, FramePartial partial) {

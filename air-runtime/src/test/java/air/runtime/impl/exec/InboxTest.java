@@ -3,6 +3,7 @@ package air.runtime.impl.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.impl.shuffle.Inbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -19,7 +20,7 @@ class InboxTest {
 
     @Test
     void a_consumer_parks_while_empty_and_the_producer_wakes_it() throws Exception {
-        Inbox inbox = new Inbox(4, job);
+        Inbox inbox = new Inbox(4, job::checkCancelled);
         List<Object> taken = new ArrayList<>();
         Thread consumer = Thread.ofVirtual().unstarted(() -> {
             for (int i = 0; i < 3; i++) {
@@ -38,7 +39,7 @@ class InboxTest {
 
     @Test
     void a_producer_parks_while_full_until_the_consumer_makes_room_and_order_is_kept() throws Exception {
-        Inbox inbox = new Inbox(2, job);
+        Inbox inbox = new Inbox(2, job::checkCancelled);
         int items = 1000;
         Thread producer = Thread.ofVirtual().start(() -> {
             for (int i = 0; i < items; i++) {
@@ -65,7 +66,7 @@ class InboxTest {
 
     @Test
     void many_producers_one_consumer_lose_nothing() throws Exception {
-        Inbox inbox = new Inbox(8, job);
+        Inbox inbox = new Inbox(8, job::checkCancelled);
         int producers = 4;
         int perProducer = 5000;
         long[] sum = {0};
@@ -100,8 +101,8 @@ class InboxTest {
 
     @Test
     void cancel_unwinds_a_parked_consumer_and_a_parked_producer() throws Exception {
-        Inbox empty = new Inbox(2, job);
-        Inbox full = new Inbox(2, job);
+        Inbox empty = new Inbox(2, job::checkCancelled);
+        Inbox full = new Inbox(2, job::checkCancelled);
         full.offer(1);
         full.offer(2);
         List<Throwable> unwound = new ArrayList<>();

@@ -3,7 +3,7 @@ package air.runtime.impl.inbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.runtime.impl.ops.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItem;
 import org.junit.jupiter.api.Test;
 
 class BarrierAlignerTest {

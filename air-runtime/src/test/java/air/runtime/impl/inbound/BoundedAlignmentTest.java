@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.runtime.JobConfig;
 import air.runtime.api.Codec;
-import air.runtime.impl.exec.Inbox;
 import air.runtime.impl.exec.JobContext;
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.RecordBatch;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
 import air.runtime.impl.ops.TestFrames;
 import air.runtime.impl.progress.Completion;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.Inbox;
+import air.runtime.impl.shuffle.RecordBatch;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.plan.Progress;
 import air.wire.WireIn;
@@ -355,7 +355,7 @@ class BoundedAlignmentTest {
         long bound = 2048;
         int batches = 2000;
         JobContext job = new JobContext("test");
-        Inbox inbox = new Inbox(4, job);
+        Inbox inbox = new Inbox(4, job::checkCancelled);
         inbox.bindConsumer(Thread.currentThread());
         BarrierAligner aligner = new BarrierAligner(2, 0, bound, p -> RECORDS, spillDir);
         Recorder op = new Recorder(2, p -> RECORDS);

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.hewmeld.Credit;
-import air.runtime.impl.ops.FramePartial;
-import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.TestFrames;
 import air.runtime.impl.progress.Completion;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.operator.Operator;
 import air.runtime.plan.Progress;
 import air.wire.WireIn;

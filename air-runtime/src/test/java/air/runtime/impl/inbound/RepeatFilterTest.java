@@ -3,9 +3,9 @@ package air.runtime.impl.inbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.runtime.impl.ops.RecordBatch;
-import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.TestFrames;
+import air.runtime.impl.shuffle.RecordBatch;
+import air.runtime.impl.shuffle.ShuffleItem;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,8 @@ package air.runtime.impl.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
 import java.util.List;

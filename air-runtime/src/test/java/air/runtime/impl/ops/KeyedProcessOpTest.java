@@ -11,6 +11,8 @@ import air.runtime.api.StateDescriptor;
 import air.runtime.api.TimeDomain;
 import air.runtime.api.TimeSource;
 import air.runtime.api.ValueState;
+import air.runtime.impl.failure.OperatorFailure;
+import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.plan.SideOutputItem;
 import java.time.Duration;

@@ -3,6 +3,8 @@ package air.runtime.impl.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.FrameException;
 import air.wire.WireIn;

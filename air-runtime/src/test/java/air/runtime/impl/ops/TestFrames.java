@@ -2,6 +2,10 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
+import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.RecordBatch;
+import air.runtime.impl.shuffle.ShuffleItem;
+import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.plan.OperatorInfo;
 import java.util.ArrayList;
 import java.util.List;

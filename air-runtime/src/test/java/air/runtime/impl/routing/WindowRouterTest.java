@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.ops.KeyedFrame;
-import air.runtime.impl.ops.ShuffleItem;
 import air.runtime.impl.ops.TestFrames;
+import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.plan.Routing;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 /** The sending end of a shuffle edge, as one upstream instance sees it. May park when full. */
 public interface ShuffleOutput {

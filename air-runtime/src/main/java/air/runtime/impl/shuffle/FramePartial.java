@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -26,17 +26,17 @@ public final class FramePartial implements ShuffleItem {
     /** A shipped frame's records admitted late so far, per key, replaced by newer versions. */
     public static final byte LATE = 2;
 
-    final int producer;
-    final long frameStart;
-    final long[] longKeys;
-    final Object[] objectKeys;
-    final Object[] accumulators;
-    int size;
+    public final int producer;
+    public final long frameStart;
+    public final long[] longKeys;
+    public final Object[] objectKeys;
+    public final Object[] accumulators;
+    public int size;
     /** {@link #REGULAR}, {@link #PREVIEW} or {@link #LATE}: set by the sender of an update before it goes out. */
-    byte kind = REGULAR;
-    long version;
+    public byte kind = REGULAR;
+    public long version;
 
-    FramePartial(int producer, long frameStart, long[] longKeys, Object[] objectKeys, int capacity) {
+    public FramePartial(int producer, long frameStart, long[] longKeys, Object[] objectKeys, int capacity) {
         this.producer = producer;
         this.frameStart = frameStart;
         this.longKeys = longKeys;
@@ -49,7 +49,7 @@ public final class FramePartial implements ShuffleItem {
      * made with room for {@code capacity} entries when it is the first, doubled when full. Its key
      * is {@code longKey} when {@code longKeyed}, else {@code objectKey}.
      */
-    static void add(FramePartial[] out, int destination, int producer, long frameStart, int capacity, boolean longKeyed, long longKey,
+    public static void add(FramePartial[] out, int destination, int producer, long frameStart, int capacity, boolean longKeyed, long longKey,
                     Object objectKey, Object accumulator) {
         FramePartial p = out[destination];
         if (p == null) {
@@ -107,12 +107,12 @@ public final class FramePartial implements ShuffleItem {
     }
 
     /** The key of entry {@code i}, boxed when keys are longs. */
-    Object keyAt(int i) {
+    public Object keyAt(int i) {
         return longKeys != null ? (Object) longKeys[i] : objectKeys[i];
     }
 
     /** The keys of this partial, boxed. */
-    Set<Object> keys() {
+    public Set<Object> keys() {
         Set<Object> keys = new HashSet<>();
         for (int i = 0; i < size; i++) {
             keys.add(keyAt(i));
@@ -124,7 +124,7 @@ public final class FramePartial implements ShuffleItem {
      * A partial of this one's entries whose keys are in {@code keys}, sharing their accumulators
      * (this one is not used afterwards).
      */
-    FramePartial only(Set<Object> keys) {
+    public FramePartial only(Set<Object> keys) {
         FramePartial p = new FramePartial(producer, frameStart, longKeys == null ? null : new long[size],
                 longKeys == null ? new Object[size] : null, size);
         for (int i = 0; i < size; i++) {

@@ -1,8 +1,5 @@
-package air.runtime.impl.cluster;
+package air.runtime.impl.shuffle;
 
-import air.channels.Transport;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
 

@@ -1,4 +1,4 @@
-package air.runtime.impl.exec;
+package air.runtime.impl.shuffle;
 
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,7 +19,8 @@ public final class Inbox {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
 
     private final MpscAtomicArrayQueue<Object> queue;
-    private final JobContext job;
+    /** Run while waiting for room or for an item: throws once the job is cancelled or failed. */
+    private final Runnable cancellationCheck;
     private final ConcurrentLinkedQueue<Thread> blockedProducers = new ConcurrentLinkedQueue<>();
     private final AtomicInteger blockedCount = new AtomicInteger();
     private volatile Thread consumer;
@@ -30,9 +31,10 @@ public final class Inbox {
     private volatile long done;
     private volatile int heldBack;
 
-    public Inbox(int capacity, JobContext job) {
+    /** An inbox of {@code capacity} items whose waits run {@code cancellationCheck} (the job's: it throws once cancelled). */
+    public Inbox(int capacity, Runnable cancellationCheck) {
         this.queue = new MpscAtomicArrayQueue<>(capacity);
-        this.job = job;
+        this.cancellationCheck = cancellationCheck;
     }
 
     /** Binds the consuming thread; must happen before any producer can find the consumer parked. */
@@ -63,7 +65,7 @@ public final class Inbox {
         blockedProducers.add(self);
         try {
             while (!queue.offer(item)) {
-                job.checkCancelled();
+                cancellationCheck.run();
                 if (closed) {
                     offered.decrementAndGet(); // never enqueued: not in flight
                     return;
@@ -115,7 +117,7 @@ public final class Inbox {
     /** Parks until an item comes or the machine's clock reaches {@code deadline} ({@link #NO_DEADLINE}: never): the item, or null. */
     private Object takeSlow(long deadline) {
         while (true) {
-            job.checkCancelled();
+            cancellationCheck.run();
             consumerParked = true;
             Object item = queue.poll();
             if (item != null) {
@@ -166,12 +168,12 @@ public final class Inbox {
     }
 
     /** Items offered so far (for a stable reading of {@link #drained} across several inboxes). */
-    long offeredCount() {
+    public long offeredCount() {
         return offered.get();
     }
 
     /** Every item offered so far has been taken and fully handled by the consumer (none held back). */
-    boolean drained() {
+    public boolean drained() {
         return done == offered.get() && heldBack == 0;
     }
 

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 import java.util.Arrays;
 
@@ -11,12 +11,12 @@ import java.util.Arrays;
 public final class RecordBatch implements ShuffleItem {
 
     final int producer;
-    final long firstIndex;
-    final long[] timestamps;
-    final Object[] records;
-    final int size;
+    public final long firstIndex;
+    public final long[] timestamps;
+    public final Object[] records;
+    public final int size;
 
-    RecordBatch(int producer, long firstIndex, long[] timestamps, Object[] records, int size) {
+    public RecordBatch(int producer, long firstIndex, long[] timestamps, Object[] records, int size) {
         this.producer = producer;
         this.firstIndex = firstIndex;
         this.timestamps = timestamps;

@@ -1,15 +1,13 @@
-package air.runtime.impl.exec;
+package air.runtime.impl.shuffle;
 
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleOutput;
 
 /** A shuffle edge inside one JVM: items go straight into the destinations' inboxes. */
-final class InboxShuffleOutput implements ShuffleOutput {
+public final class InboxShuffleOutput implements ShuffleOutput {
 
     private final int producer;
     private final Inbox[] destinations;
 
-    InboxShuffleOutput(int producer, Inbox[] destinations) {
+    public InboxShuffleOutput(int producer, Inbox[] destinations) {
         this.producer = producer;
         this.destinations = destinations;
     }

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.failure;
 
 import air.runtime.plan.OperatorInfo;
 
@@ -23,7 +23,7 @@ public final class OperatorFailure extends RuntimeException {
         return operator;
     }
 
-    static String preview(Object item) {
+    public static String preview(Object item) {
         String s;
         try {
             s = String.valueOf(item);

@@ -1,8 +1,9 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 import air.runtime.api.Codec;
 import air.runtime.api.Codecs;
 import air.runtime.api.LongAggregateOp;
+import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.plan.OperatorInfo;
 import air.wire.LongColumns;
 import air.wire.WireIn;
@@ -65,7 +66,7 @@ public final class ShuffleItemCodec {
     }
 
     /** Whether this codec packs regular long-keyed partials ({@link #packing}). */
-    boolean packs() {
+    public boolean packs() {
         return longs != null;
     }
 
@@ -144,18 +145,18 @@ public final class ShuffleItemCodec {
      * {@code size} entries, for destination 0 from producer 0: a frame snapshot ({@link KeyedFrame#writeSnapshot})
      * follows it with its entries, each by {@link #writeEntry}, straight from its live accumulators.
      */
-    void writeFrameHead(long frameStart, boolean longKeys, int size, WireOut out) {
+    public void writeFrameHead(long frameStart, boolean longKeys, int size, WireOut out) {
         out.putByte(PARTIAL).putInt(0).putInt(0).putLong(frameStart).putByte(longKeys ? LONG_KEYS : OBJECT_KEYS).putInt(size);
     }
 
     /** One entry of a long-keyed partial: the key, then the accumulator. */
-    void writeEntry(long key, Object accumulator, WireOut out) {
+    public void writeEntry(long key, Object accumulator, WireOut out) {
         out.putLong(key);
         accumulators.write(accumulator, out);
     }
 
     /** One entry of an object-keyed partial: the tagged key, then the accumulator. */
-    void writeEntry(Object key, Object accumulator, WireOut out) {
+    public void writeEntry(Object key, Object accumulator, WireOut out) {
         writeKey(info, key, out);
         accumulators.write(accumulator, out);
     }
@@ -164,7 +165,7 @@ public final class ShuffleItemCodec {
      * An object key as a tagged value: String, Long and Integer directly, any other type through the
      * JVM's serializer; a key the serializer cannot encode fails {@code info}, naming its type.
      */
-    static void writeKey(OperatorInfo info, Object key, WireOut out) {
+    public static void writeKey(OperatorInfo info, Object key, WireOut out) {
         switch (key) {
             case String s -> out.putByte(STRING).putString(s);
             case Long l -> out.putByte(LONG).putLong(l);
@@ -183,7 +184,7 @@ public final class ShuffleItemCodec {
     }
 
     /** A key {@link #writeKey} wrote. */
-    static Object readKey(WireIn in) {
+    public static Object readKey(WireIn in) {
         int tag = in.getByte();
         return switch (tag) {
             case STRING -> in.getString();

@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 import air.wire.LongColumns;
 import air.wire.WireOut;
@@ -15,7 +15,7 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
  * million-key job) costs one pass, not two. One writer per frame; a class of its own, not a lambda:
  * the frames that use it are per-job copies, which cannot capture themselves.
  */
-final class PackedPairWriter implements LongLongProcedure {
+public final class PackedPairWriter implements LongLongProcedure {
 
     private WireOut out;
     private long keyBits;
@@ -25,7 +25,7 @@ final class PackedPairWriter implements LongLongProcedure {
     private int valueWidth = 1;
 
     /** Writes {@code values} as the packed partial of frame {@code frameStart} (destination and producer 0). */
-    void write(long frameStart, LongLongHashMap values, WireOut out) {
+    public void write(long frameStart, LongLongHashMap values, WireOut out) {
         int start = out.mark();
         if (pass(frameStart, values, out)) {
             return;

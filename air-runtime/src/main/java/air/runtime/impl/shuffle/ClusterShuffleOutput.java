@@ -1,10 +1,6 @@
-package air.runtime.impl.cluster;
+package air.runtime.impl.shuffle;
 
 import air.channels.Transport;
-import air.runtime.impl.exec.Inbox;
-import air.runtime.impl.ops.ShuffleItem;
-import air.runtime.impl.ops.ShuffleItemCodec;
-import air.runtime.impl.ops.ShuffleOutput;
 
 /**
  * A shuffle edge across peers as one upstream instance sees it: destination {@code d} lives on

@@ -1,4 +1,4 @@
-package air.runtime.impl.exec;
+package air.runtime.impl.shuffle;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 

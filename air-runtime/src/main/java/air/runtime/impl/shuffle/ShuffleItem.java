@@ -1,4 +1,4 @@
-package air.runtime.impl.ops;
+package air.runtime.impl.shuffle;
 
 /** What travels on a shuffle edge: per-frame partial aggregates or batches of records, and progress markers. */
 public sealed interface ShuffleItem permits FramePartial, RecordBatch, ShuffleItem.Watermark, ShuffleItem.EndOfStream,
