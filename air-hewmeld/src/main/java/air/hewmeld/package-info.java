@@ -1,6 +1,8 @@
 /**
- * Hew-meld progress tracking, as pure data structures (no threads, no I/O); a separate piece of
- * the runtime moves its messages over the control channel.
+ * Hew-meld progress tracking, as pure data structures (no threads, no I/O); the runtime moves its
+ * messages: credit travels in the data plane right behind the data it covers, as a shuffle item on
+ * the same channel (FIFO per producer and destination, so "data before its credit" holds), never
+ * over the control channel.
  *
  * <h2>Definitions</h2>
  * <ul>
