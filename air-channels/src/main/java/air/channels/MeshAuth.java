@@ -31,12 +31,17 @@ import javax.crypto.spec.SecretKeySpec;
  * a wrong address from a forged rendezvous table, a squatted port — is refused by the dialer,
  * naming it. A refused dialer sees the connection close instead and says so. MPJ Express's own
  * connections and the niodev rendezvous protocol cannot carry a proof: see docs/operations.md,
- * Security.
+ * Security. Other uses of the secret get keys of their own, derived from it ({@link #derive}).
  */
 public final class MeshAuth {
 
     public static final String SECRET = "AIR_SECRET";
     public static final String SECRET_FILE = "AIR_SECRET_FILE";
+    /**
+     * Set ({@code 1}) by a launcher beside a secret it made for one run alone: the mesh takes it as
+     * any other, but nothing that a later run must check (checkpoint files) can be signed under it.
+     */
+    public static final String SECRET_PER_RUN = "AIR_SECRET_PER_RUN";
     /** How long an accepted connection has to greet. */
     public static final int GREETING_TIMEOUT_MS = 2_000;
 
@@ -97,6 +102,30 @@ public final class MeshAuth {
 
     public boolean enabled() {
         return key != null;
+    }
+
+    /**
+     * A key of its own for {@code purpose}, HMAC-SHA256 of the purpose under the world's secret:
+     * every other use of the secret (checkpoint files) gets one, so that none holds the mesh's key
+     * and a MAC made for one use never passes for another. Only with a secret ({@link #enabled}).
+     */
+    public byte[] derive(String purpose) {
+        if (key == null) {
+            throw new IllegalStateException("no secret (" + SECRET + ") to derive a key for " + purpose + " from");
+        }
+        Mac mac = hmac();
+        mac.update(purpose.getBytes(StandardCharsets.UTF_8));
+        return mac.doFinal();
+    }
+
+    private Mac hmac() {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
+        }
     }
 
     /** What a connection that greeted correctly claims, and the nonce the acceptor must answer over. */
@@ -220,15 +249,10 @@ public final class MeshAuth {
         if (key == null) {
             return new byte[PROOF];
         }
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            mac.update(purpose.getBytes(StandardCharsets.UTF_8));
-            mac.update(nonce);
-            mac.update(new byte[] {(byte) (rank >>> 24), (byte) (rank >>> 16), (byte) (rank >>> 8), (byte) rank, (byte) lane});
-            return mac.doFinal();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available in this JDK", e);
-        }
+        Mac mac = hmac();
+        mac.update(purpose.getBytes(StandardCharsets.UTF_8));
+        mac.update(nonce);
+        mac.update(new byte[] {(byte) (rank >>> 24), (byte) (rank >>> 16), (byte) (rank >>> 8), (byte) rank, (byte) lane});
+        return mac.doFinal();
     }
 }

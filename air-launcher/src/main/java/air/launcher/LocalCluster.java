@@ -175,6 +175,10 @@ public final class LocalCluster implements PeerGroup {
         pb.environment().put(PeerReporter.EVENTS_TOKEN, events.token(rank)); // the event channel believes only this peer's token
         // a secret of this run's own: AIR's meshes (TCP, liveness) refuse connections that cannot prove it
         pb.environment().put(MeshAuth.SECRET, secret);
+        // made for this run alone: a later run could not check checkpoint files signed under it
+        if (!spec.environment().containsKey(MeshAuth.SECRET) && !spec.environment().containsKey(MeshAuth.SECRET_FILE)) {
+            pb.environment().put(MeshAuth.SECRET_PER_RUN, "1");
+        }
         if (spec.hosts() != null) {
             pb.environment().putAll(spec.hosts().environment());
         }

@@ -51,7 +51,8 @@ class AirScriptSecretTest {
                 "if [ \"$1\" = -XshowSettings:properties ]; then echo '    java.specification.version = 25' >&2; exit 0; fi",
                 "for a in \"$@\"; do echo \"arg $a\" >> '" + log + "'; case \"$a\" in -Dair.secret.file=*) f=\"${a#*=}\";",
                 "  echo \"mode $(stat -c %a \"$f\") dir $(stat -c %a \"$(dirname \"$f\")\") secret $(cat \"$f\")\" >> '" + log + "';; esac; done"));
-        executable(tmp.resolve("bin/srun"), "echo \"secret ${AIR_SECRET:-none} args $*\" >> '" + tmp.resolve("srun.log") + "'");
+        executable(tmp.resolve("bin/srun"),
+                "echo \"secret ${AIR_SECRET:-none} per-run ${AIR_SECRET_PER_RUN:-no} args $*\" >> '" + tmp.resolve("srun.log") + "'");
         return air;
     }
 
@@ -95,10 +96,11 @@ class AirScriptSecretTest {
         String first = lines("srun.log").getFirst();
         run(air, rv, "run", "root/job.jar", "my.Main", "--srun", "2", "x");
         String second = lines("srun.log").getFirst();
-        assertThat(first).matches("secret " + HEX64 + " args -n 2 .*my\\.Main x");
-        assertThat(second).matches("secret " + HEX64 + " args .*").isNotEqualTo(first);
+        assertThat(first).as("a secret made for this run alone says so: it signs no checkpoint files")
+                .matches("secret " + HEX64 + " per-run 1 args -n 2 .*my\\.Main x");
+        assertThat(second).matches("secret " + HEX64 + " per-run 1 args .*").isNotEqualTo(first);
         run(air, Map.of("AIR_RENDEZVOUS", "127.0.0.1:7700", "AIR_SECRET", "mine"), "run", "root/job.jar", "my.Main", "--srun", "2");
-        assertThat(lines("srun.log").getFirst()).startsWith("secret mine args ");
+        assertThat(lines("srun.log").getFirst()).startsWith("secret mine per-run no args ");
     }
 
     @Test
@@ -113,8 +115,9 @@ class AirScriptSecretTest {
             Path file = Path.of(property.substring("arg -Dair.secret.file=".length()));
             assertThat(file.startsWith(tmp.resolve("home/.air/secrets"))).as("%s is in $HOME/.air/secrets", file).isTrue();
             assertThat(log).anyMatch(l -> l.matches("mode 600 dir 700 secret " + HEX64));
-            // before the class name (the stand-in logs the file's mode after it): mpjrun passes what precedes it to the peers' JVMs
             int at = log.indexOf(property);
+            assertThat(log.get(at - 1)).as("a secret made for this run alone says so").isEqualTo("arg -Dair.secret.per.run=true");
+            // before the class name (the stand-in logs the file's mode after it): mpjrun passes what precedes it to the peers' JVMs
             assertThat(log.get(at + 2)).matches("arg (my\\.Main|air\\.samples\\.ysb\\.YsbMain)");
             assertThat(file).as("the run's secret file is removed when it ends").doesNotExist();
         }

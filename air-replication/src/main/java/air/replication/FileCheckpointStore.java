@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * with a CRC32C ({@link CheckpointFile}) and names its job, checkpoint, peer and peer count. Files
  * and the directories the store makes are its user's alone ({@link OwnerOnly}).
  *
+ * <p><b>Signed files.</b> When the world has a secret ({@code AIR_SECRET}, as its meshes prove it),
+ * every file also ends with a MAC under a key derived from it ({@link CheckpointKey}), and a restore
+ * takes only files whose MAC matches: a file without one, or with a wrong one (not written under
+ * this world's secret, or altered), is unusable as a damaged file is, below. Without a secret, or
+ * with one a launcher made for a single run, files carry the CRC only.
+ *
  * <p><b>Chains.</b> The store {@linkplain #keepsChains keeps chains}: a file may hold only the
  * changes since the checkpoint before, and then names its base, the whole checkpoint its chain
  * starts from (format 4). Restoring such a checkpoint needs every file of the chain, so a
@@ -60,12 +66,23 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     private final Path root;
     private final int retain;
+    /** What signs the files written and must have signed the files restored. */
+    private final CheckpointKey macKey;
     /** This store's run: in its temporary files' names, its files and its locks, so that no two runs share a name. */
     private final String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
 
-    /** A store under {@code root} that keeps the newest {@code retain} (at least 2) complete checkpoints. */
+    /**
+     * A store under {@code root} that keeps the newest {@code retain} (at least 2) complete
+     * checkpoints, signing them under the secret of the world this process belongs to, if any.
+     */
     public FileCheckpointStore(Path root, int retain) {
+        this(root, retain, CheckpointKey.ofThisWorld());
+    }
+
+    /** A store signing under {@code key} ({@link CheckpointKey#NONE}: a CRC only). */
+    FileCheckpointStore(Path root, int retain, CheckpointKey key) {
         this.root = Objects.requireNonNull(root, "root is null");
+        this.macKey = Objects.requireNonNull(key, "key is null");
         if (retain < 2) {
             throw new IllegalArgumentException("retain must be >= 2 (a damaged newest checkpoint needs one to fall back to), was " + retain);
         }
@@ -110,7 +127,7 @@ public final class FileCheckpointStore implements CheckpointStore {
         try {
             try (FileChannel ch = OwnerOnly.open(tmp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE))) {
-                CheckpointFile.write(ch, job, id, base, peer, peers, run, parts);
+                CheckpointFile.write(ch, job, id, base, peer, peers, run, parts, macKey);
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -290,10 +307,10 @@ public final class FileCheckpointStore implements CheckpointStore {
         Checked checked;
         try {
             if (r == peer) {
-                CheckpointFile.Contents c = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers);
+                CheckpointFile.Contents c = CheckpointFile.decode(Files.readAllBytes(file), job, id, r, peers, macKey);
                 checked = new Checked(c.base(), c.parts(), null, false);
             } else { // only checked: a restore holds its own parts, never the whole world's
-                checked = new Checked(CheckpointFile.verify(file, job, id, r, peers).base(), null, null, false);
+                checked = new Checked(CheckpointFile.verify(file, job, id, r, peers, macKey).base(), null, null, false);
             }
         } catch (NoSuchFileException e) {
             checked = new Checked(-1, null, file + " is missing", true);

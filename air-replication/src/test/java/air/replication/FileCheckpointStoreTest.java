@@ -35,13 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 class FileCheckpointStoreTest {
 
     /** What {@code body} logs (slf4j-simple writes to System.err), with the value it returns. */
-    private record Logged<T>(T value, String log) { }
+    record Logged<T>(T value, String log) { }
 
-    private interface IoCall<T> {
+    interface IoCall<T> {
         T call() throws IOException;
     }
 
-    private static <T> Logged<T> logged(IoCall<T> body) throws IOException {
+    static <T> Logged<T> logged(IoCall<T> body) throws IOException {
         PrintStream saved = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
@@ -53,7 +53,7 @@ class FileCheckpointStoreTest {
         }
     }
 
-    private static Path file(Path dir, long id, int peer, int peers) {
+    static Path file(Path dir, long id, int peer, int peers) {
         return dir.resolve("job").resolve(FileCheckpointStore.dirName(id)).resolve(FileCheckpointStore.fileName(peer, peers));
     }
 
@@ -97,11 +97,11 @@ class FileCheckpointStoreTest {
         return Map.of("v0/0", ("src " + tag).getBytes(StandardCharsets.UTF_8), "v1/0", ("final " + tag).getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String text(Optional<CheckpointStore.Restored> r, String part) {
+    static String text(Optional<CheckpointStore.Restored> r, String part) {
         return new String(r.orElseThrow().parts().get(part), StandardCharsets.UTF_8);
     }
 
-    private static void writeAll(FileCheckpointStore store, long id, int peers) throws IOException {
+    static void writeAll(FileCheckpointStore store, long id, int peers) throws IOException {
         for (int p = 0; p < peers; p++) {
             store.write("job", id, p, peers, parts(id + "@" + p));
         }
@@ -277,9 +277,10 @@ class FileCheckpointStoreTest {
             public void close() {
             }
         };
-        CheckpointFile.write(stingy, "job", 4, 4, 1, 2, "run-1", Map.of("a", big, "b", new byte[] {1, 2, 3}));
+        CheckpointFile.write(stingy, "job", 4, 4, 1, 2, "run-1", Map.of("a", big, "b", new byte[] {1, 2, 3}),
+                CheckpointKey.NONE);
         assertThat(offered).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(CheckpointFile.SLICE_BYTES));
-        CheckpointFile.Contents back = CheckpointFile.decode(sink.toByteArray(), "job", 4, 1, 2);
+        CheckpointFile.Contents back = CheckpointFile.decode(sink.toByteArray(), "job", 4, 1, 2, CheckpointKey.NONE);
         assertThat(back.parts().get("a")).isEqualTo(big);
         assertThat(back.parts().get("b")).containsExactly(1, 2, 3);
         assertThat(back.run()).isEqualTo("run-1");
@@ -292,10 +293,10 @@ class FileCheckpointStoreTest {
         byte[] bytes = Files.readAllBytes(file(dir, 1, 0, 1));
         assertThat(new String(bytes, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("AIRCKPTV");
         assertThat(CheckpointFile.formatOf(bytes)).isEqualTo(CheckpointFile.FORMAT).isEqualTo(4);
-        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).run()).isEqualTo(store.run());
-        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1).base()).as("a whole checkpoint is its own base").isEqualTo(1);
+        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1, CheckpointKey.NONE).run()).isEqualTo(store.run());
+        assertThat(CheckpointFile.decode(bytes, "job", 1, 0, 1, CheckpointKey.NONE).base()).as("a whole checkpoint is its own base").isEqualTo(1);
         store.write("job", 2, 1, 0, 1, parts("2"));
-        assertThat(CheckpointFile.decode(Files.readAllBytes(file(dir, 2, 0, 1)), "job", 2, 0, 1).base()).isEqualTo(1);
+        assertThat(CheckpointFile.decode(Files.readAllBytes(file(dir, 2, 0, 1)), "job", 2, 0, 1, CheckpointKey.NONE).base()).isEqualTo(1);
         assertThat(CheckpointFile.header(file(dir, 2, 0, 1), "job", 2, 0, 1))
                 .isEqualTo(new CheckpointFile.Header(4, store.run(), "job", 2, 0, 1, 1));
         assertThatThrownBy(() -> CheckpointFile.header(file(dir, 2, 0, 1), "job", 3, 0, 1)).isInstanceOf(CheckpointFile.DamagedFile.class)
@@ -333,7 +334,7 @@ class FileCheckpointStoreTest {
         Files.write(newer, bytes);
         assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
                 .hasMessageContaining(newer.toString()).hasMessageContaining("format 7")
-                .hasMessageContaining("reads format 4 only").hasMessageContaining("newer AIR");
+                .hasMessageContaining("reads formats 4 and 5 only").hasMessageContaining("newer AIR");
         bytes[7] = 'X'; // neither format 1 nor a version field: not ours, so damaged, and the previous one is used
         Files.write(newer, bytes);
         assertThat(store.newestComplete("job", 0, 2).orElseThrow().id()).isEqualTo(1);
@@ -406,8 +407,8 @@ class FileCheckpointStoreTest {
         Files.write(file(dir, 1, 1, 2), format3("job", 1, 1, 2, parts("1@1")));
         FileCheckpointStore store = new FileCheckpointStore(dir, 3);
         assertThatThrownBy(() -> store.newestComplete("job", 0, 2)).isInstanceOf(CheckpointMismatchException.class)
-                .hasMessageContaining(file(dir, 1, 0, 2).toString()).hasMessageContaining("format 3").hasMessageContaining("reads format 4 only")
-                .hasMessageContaining("no chains").hasMessageContaining("an older AIR");
+                .hasMessageContaining(file(dir, 1, 0, 2).toString()).hasMessageContaining("format 3")
+                .hasMessageContaining("reads formats 4 and 5 only").hasMessageContaining("no chains").hasMessageContaining("an older AIR");
     }
 
     @Test

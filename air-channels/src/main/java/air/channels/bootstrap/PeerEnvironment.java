@@ -37,22 +37,36 @@ public record PeerEnvironment(boolean slurm, int rank, int peers, String host, i
      * get the JVM options {@code mpjrun} was given.
      */
     public static final String SECRET_FILE_PROPERTY = "air.secret.file";
+    /**
+     * The system property ({@code -Dair.secret.per.run=true}) with which {@code mpjrun} says that the
+     * secret file holds a secret made for this run alone ({@link MeshAuth#SECRET_PER_RUN}).
+     */
+    public static final String SECRET_PER_RUN_PROPERTY = "air.secret.per.run";
 
     /**
      * This process's environment as a peer reads it: {@link System#getenv()}, and {@code AIR_SECRET_FILE}
-     * from {@link #SECRET_FILE_PROPERTY} when the environment names no secret of its own.
+     * from {@link #SECRET_FILE_PROPERTY} (with {@code AIR_SECRET_PER_RUN} from {@link #SECRET_PER_RUN_PROPERTY})
+     * when the environment names no secret of its own.
      */
     public static Map<String, String> current() {
-        return withSecretFile(System.getenv(), System.getProperty(SECRET_FILE_PROPERTY));
+        return withSecretFile(System.getenv(), System.getProperty(SECRET_FILE_PROPERTY), Boolean.getBoolean(SECRET_PER_RUN_PROPERTY));
     }
 
-    /** {@code env} with {@code AIR_SECRET_FILE=file} when {@code file} is set and {@code env} has neither secret variable. */
-    static Map<String, String> withSecretFile(Map<String, String> env, String file) {
+    /**
+     * {@code env} with {@code AIR_SECRET_FILE=file}, and {@code AIR_SECRET_PER_RUN=1} when {@code perRun},
+     * when {@code file} is set and {@code env} has neither secret variable.
+     */
+    static Map<String, String> withSecretFile(Map<String, String> env, String file, boolean perRun) {
         if (file == null || file.isBlank() || env.get(MeshAuth.SECRET) != null || env.get(MeshAuth.SECRET_FILE) != null) {
             return env;
         }
         Map<String, String> all = new HashMap<>(env);
         all.put(MeshAuth.SECRET_FILE, file);
+        if (perRun) {
+            all.put(MeshAuth.SECRET_PER_RUN, "1");
+        } else {
+            all.remove(MeshAuth.SECRET_PER_RUN);
+        }
         return Map.copyOf(all);
     }
 

@@ -168,10 +168,14 @@ class PeerBootstrapTest {
 
     @Test
     void mpjrun_hands_the_secret_file_in_as_a_system_property_and_the_environment_wins() {
-        assertThat(PeerEnvironment.withSecretFile(Map.of(), "/s")).containsEntry(MeshAuth.SECRET_FILE, "/s");
-        assertThat(PeerEnvironment.withSecretFile(Map.of(), null)).isEmpty();
-        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET, "x"), "/s")).doesNotContainKey(MeshAuth.SECRET_FILE);
-        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET_FILE, "/mine"), "/s")).containsEntry(MeshAuth.SECRET_FILE, "/mine");
+        assertThat(PeerEnvironment.withSecretFile(Map.of(), "/s", false)).containsEntry(MeshAuth.SECRET_FILE, "/s")
+                .doesNotContainKey(MeshAuth.SECRET_PER_RUN);
+        assertThat(PeerEnvironment.withSecretFile(Map.of(), "/s", true)).as("a secret mpjrun made for this run alone")
+                .containsEntry(MeshAuth.SECRET_FILE, "/s").containsEntry(MeshAuth.SECRET_PER_RUN, "1");
+        assertThat(PeerEnvironment.withSecretFile(Map.of(), null, true)).isEmpty();
+        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET, "x"), "/s", true)).doesNotContainKey(MeshAuth.SECRET_FILE);
+        assertThat(PeerEnvironment.withSecretFile(Map.of(MeshAuth.SECRET_FILE, "/mine"), "/s", true)).containsEntry(MeshAuth.SECRET_FILE, "/mine")
+                .doesNotContainKey(MeshAuth.SECRET_PER_RUN);
     }
 
     @Test
