@@ -15,11 +15,19 @@ public final class Sources {
     private Sources() {
     }
 
-    /** The elements of a list, in list order per instance (instance s of P reads s, s+P, ...). */
+    /** The indices of a list read in one run by one source instance: 4096 references, 16 KiB. */
+    private static final long LIST_BLOCK = 4096;
+
+    /**
+     * The elements of a list, in list order per instance: the list in blocks of 4096 elements
+     * dealt out in turn (instance s of P reads blocks s, s+P, ...), so that each instance reads
+     * memory of its own and all advance through the list together.
+     */
     public static <T> SourceFactory<T> fromList(List<? extends T> items) {
         Objects.requireNonNull(items, "Sources.fromList(items): items is null");
         List<? extends T> copy = List.copyOf(items);
-        return new GeneratorSource<>("list", copy.size(), i -> copy.get((int) i));
+        // in blocks: each instance reads a run of the list's memory of its own, not every other element (GeneratorReader)
+        return new GeneratorSource<T>("list", copy.size(), i -> copy.get((int) i)).inBlocks(LIST_BLOCK);
     }
 
     @SafeVarargs

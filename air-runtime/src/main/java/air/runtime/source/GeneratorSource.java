@@ -9,8 +9,10 @@ import java.util.function.LongFunction;
 /**
  * A source of {@code fn(i)} for {@code i in [0, count)}, split across instances by stride:
  * instance {@code s} of {@code P} emits {@code s, s + P, s + 2P, ...} in increasing order, so
- * every instance stays ascending in index. The function must be pure in {@code i}: that makes
- * every position replayable.
+ * every instance stays ascending in index; or, {@link #inBlocks in blocks}, the blocks
+ * {@code s, s + P, ...} of consecutive indices (for a function that reads memory in index order,
+ * as a list's {@code get} does: each instance then streams through memory of its own). The
+ * function must be pure in {@code i}: that makes every position replayable.
  */
 public final class GeneratorSource<T> implements SourceFactory<T> {
 
@@ -19,12 +21,13 @@ public final class GeneratorSource<T> implements SourceFactory<T> {
     private final LongFunction<? extends T> fn;
     private final long ratePerSecond;
     private final long startNanos;
+    private final long block;
 
     public GeneratorSource(String name, long count, LongFunction<? extends T> fn) {
-        this(name, count, fn, 0, 0);
+        this(name, count, fn, 0, 0, 1);
     }
 
-    private GeneratorSource(String name, long count, LongFunction<? extends T> fn, long ratePerSecond, long startNanos) {
+    private GeneratorSource(String name, long count, LongFunction<? extends T> fn, long ratePerSecond, long startNanos, long block) {
         this.name = Objects.requireNonNull(name, "name");
         if (count < 0) {
             throw new IllegalArgumentException(name + ": count must be >= 0, was " + count);
@@ -33,6 +36,7 @@ public final class GeneratorSource<T> implements SourceFactory<T> {
         this.fn = Objects.requireNonNull(fn, name + ": fn is null");
         this.ratePerSecond = ratePerSecond;
         this.startNanos = startNanos;
+        this.block = block;
     }
 
     /** The same source, emitting index {@code i} no earlier than {@code startNanos + i / rate} s. */
@@ -40,7 +44,18 @@ public final class GeneratorSource<T> implements SourceFactory<T> {
         if (eventsPerSecond <= 0) {
             throw new IllegalArgumentException(name + ": paced(eventsPerSecond): must be > 0, was " + eventsPerSecond);
         }
-        return new GeneratorSource<>(name, count, fn, eventsPerSecond, scheduleStartNanos);
+        return new GeneratorSource<>(name, count, fn, eventsPerSecond, scheduleStartNanos, block);
+    }
+
+    /**
+     * The same source, split in blocks of {@code indices} consecutive indices dealt out in turn
+     * (the block length must stay the same for a checkpoint to resume on another layout).
+     */
+    public GeneratorSource<T> inBlocks(long indices) {
+        if (indices < 1) {
+            throw new IllegalArgumentException(name + ": inBlocks(indices): must be > 0, was " + indices);
+        }
+        return new GeneratorSource<>(name, count, fn, ratePerSecond, startNanos, indices);
     }
 
     public long count() {
@@ -49,16 +64,17 @@ public final class GeneratorSource<T> implements SourceFactory<T> {
 
     @Override
     public SourceReader<T> createReader(int instance, int parallelism) {
-        return new GeneratorReader<>(fn, instance, parallelism, count, startNanos, ratePerSecond);
+        return new GeneratorReader<>(fn, instance, parallelism, block, count, startNanos, ratePerSecond);
     }
 
     /** The reader's constructor arguments, for an engine that instantiates a per-job copy of its class. */
     public Object[] readerArguments(int instance, int parallelism) {
-        return new Object[] {fn, (long) instance, (long) parallelism, count, startNanos, ratePerSecond};
+        return new Object[] {fn, (long) instance, (long) parallelism, block, count, startNanos, ratePerSecond};
     }
 
     @Override
     public String describe() {
-        return name + "(" + count + (ratePerSecond > 0 ? ", paced " + ratePerSecond + "/s" : "") + ")";
+        return name + "(" + count + (ratePerSecond > 0 ? ", paced " + ratePerSecond + "/s" : "") + (block > 1 ? ", in blocks of " + block : "")
+                + ")";
     }
 }

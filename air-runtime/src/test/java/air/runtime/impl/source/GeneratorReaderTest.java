@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A generator resumed onto other layouts emits exactly the indices no earlier layout's reader
@@ -18,7 +20,11 @@ class GeneratorReaderTest {
     private static final long N = 5_000;
 
     private static GeneratorReader<Long> reader(int instance, int parallelism, List<long[]> earlier) {
-        GeneratorReader<Long> r = new GeneratorReader<>(i -> i, instance, parallelism, N, 0, 0);
+        return reader(instance, parallelism, 1, earlier);
+    }
+
+    private static GeneratorReader<Long> reader(int instance, int parallelism, long block, List<long[]> earlier) {
+        GeneratorReader<Long> r = new GeneratorReader<>(i -> i, instance, parallelism, block, N, 0, 0);
         if (!earlier.isEmpty()) {
             r.resumeAfter(earlier);
         }
@@ -27,9 +33,13 @@ class GeneratorReaderTest {
 
     /** Runs each instance of a layout until it emitted {@code budget} records or ended; returns the positions they stopped at. */
     private static long[] runLayout(int parallelism, List<long[]> earlier, Random random, int[] counts, boolean toEnd) {
+        return runLayout(parallelism, 1, earlier, random, counts, toEnd);
+    }
+
+    private static long[] runLayout(int parallelism, long block, List<long[]> earlier, Random random, int[] counts, boolean toEnd) {
         long[] positions = new long[parallelism];
         for (int i = 0; i < parallelism; i++) {
-            GeneratorReader<Long> r = reader(i, parallelism, earlier);
+            GeneratorReader<Long> r = reader(i, parallelism, block, earlier);
             long budget = toEnd ? Long.MAX_VALUE : random.nextInt(900);
             long emitted = 0;
             while (emitted < budget) {
@@ -44,19 +54,38 @@ class GeneratorReaderTest {
         return positions;
     }
 
-    @Test
-    void three_layouts_one_after_another_emit_every_index_once() {
+    /** With single indices dealt out in turn (generated sources) and in blocks (lists: a block of 1, 7 and 64 indices). */
+    @ParameterizedTest(name = "blocks of {0}")
+    @ValueSource(longs = {1, 7, 64})
+    void three_layouts_one_after_another_emit_every_index_once(long block) {
         for (long seed = 1; seed <= 20; seed++) {
             Random random = new Random(seed);
             int[] counts = new int[(int) N];
             List<long[]> earlier = new ArrayList<>();
-            earlier.add(runLayout(4, earlier, random, counts, false)); // 2 x 2
-            earlier.add(runLayout(4 + random.nextInt(3), List.copyOf(earlier), random, counts, false)); // another layout
-            runLayout(1 + random.nextInt(3), List.copyOf(earlier), random, counts, true); // the last one, to the end
+            earlier.add(runLayout(4, block, earlier, random, counts, false)); // 2 x 2
+            earlier.add(runLayout(4 + random.nextInt(3), block, List.copyOf(earlier), random, counts, false)); // another layout
+            runLayout(1 + random.nextInt(3), block, List.copyOf(earlier), random, counts, true); // the last one, to the end
             for (int i = 0; i < N; i++) {
-                assertThat(counts[i]).as("seed %d: index %d emitted", seed, i).isEqualTo(1);
+                assertThat(counts[i]).as("seed %d, blocks of %d: index %d emitted", seed, block, i).isEqualTo(1);
             }
         }
+    }
+
+    @Test
+    void in_blocks_each_instance_reads_runs_of_consecutive_indices_and_the_instances_advance_together() {
+        List<Long> zero = new ArrayList<>();
+        List<Long> one = new ArrayList<>();
+        GeneratorReader<Long> a = reader(0, 2, 4, List.of());
+        GeneratorReader<Long> b = reader(1, 2, 4, List.of());
+        while (a.read(3, zero::add) != GeneratorReader.EXHAUSTED && zero.size() < 12) {
+            // reads stop at a block's end: 3, 1, 3, 1, ...
+        }
+        while (b.read(100, one::add) != GeneratorReader.EXHAUSTED && one.size() < 12) {
+            // as many as asked, up to the block's end
+        }
+        assertThat(zero.subList(0, 12)).containsExactly(0L, 1L, 2L, 3L, 8L, 9L, 10L, 11L, 16L, 17L, 18L, 19L);
+        assertThat(one.subList(0, 12)).containsExactly(4L, 5L, 6L, 7L, 12L, 13L, 14L, 15L, 20L, 21L, 22L, 23L);
+        assertThat(a.position()).as("after a block, the start of this instance's next one").isEqualTo(24);
     }
 
     @Test
@@ -89,7 +118,7 @@ class GeneratorReaderTest {
 
     @Test
     void an_empty_earlier_layout_is_refused() {
-        GeneratorReader<Long> r = new GeneratorReader<>(i -> i, 0, 1, N, 0, 0);
+        GeneratorReader<Long> r = new GeneratorReader<>(i -> i, 0, 1, 1, N, 0, 0);
         assertThatThrownBy(() -> r.resumeAfter(List.of(new long[0]))).hasMessageContaining("no instances");
     }
 }
