@@ -29,6 +29,12 @@
  * The fault point (in steps), the perturbations and the output are deterministic for a seed; the
  * JVM's thread scheduling, and so the interleaving of frames across links, is not.
  *
+ * <p>{@link air.test.OperatorHarness} drives one {@link air.runtime.operator.Operator} alone, item
+ * by item, with snapshots and fresh restored instances between any two calls, as Jet's
+ * {@code TestSupport} does; {@link air.test.OperatorCheck} replays an {@link air.test.OperatorScript}
+ * with a restore at every position, under both progress modes and onto other layouts, and asserts
+ * the output never changes (docs/how-to-add-an-operator.md).
+ *
  * <p>Why a module of its own: it depends on AssertJ, which an application's main code should
  * not get from AIR.
  */
