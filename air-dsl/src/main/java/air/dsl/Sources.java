@@ -15,19 +15,24 @@ public final class Sources {
     private Sources() {
     }
 
-    /** The indices of a list read in one run by one source instance: 4096 references, 16 KiB. */
+    /** The most indices of a list read in one run by one source instance: 4096 references, 16 KiB. */
     private static final long LIST_BLOCK = 4096;
+    /** A list is cut into at least this many blocks, so that any parallelism gets a share of it. */
+    private static final long LIST_MIN_BLOCKS = 1024;
 
     /**
-     * The elements of a list, in list order per instance: the list in blocks of 4096 elements
-     * dealt out in turn (instance s of P reads blocks s, s+P, ...), so that each instance reads
-     * memory of its own and all advance through the list together.
+     * The elements of a list, in list order per instance: the list in blocks of up to 4096
+     * elements dealt out in turn (instance s of P reads blocks s, s+P, ...), so that each instance
+     * reads memory of its own and all advance through the list together. A list is cut into at
+     * least 1024 blocks (one element each for a list shorter than that), so that every instance
+     * gets its share of a short list too.
      */
     public static <T> SourceFactory<T> fromList(List<? extends T> items) {
         Objects.requireNonNull(items, "Sources.fromList(items): items is null");
         List<? extends T> copy = List.copyOf(items);
         // in blocks: each instance reads a run of the list's memory of its own, not every other element (GeneratorReader)
-        return new GeneratorSource<T>("list", copy.size(), i -> copy.get((int) i)).inBlocks(LIST_BLOCK);
+        long block = Math.max(1, Math.min(LIST_BLOCK, copy.size() / LIST_MIN_BLOCKS)); // the list's size alone: the same in every layout
+        return new GeneratorSource<T>("list", copy.size(), i -> copy.get((int) i)).inBlocks(block);
     }
 
     @SafeVarargs

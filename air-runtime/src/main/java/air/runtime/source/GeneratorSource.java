@@ -74,7 +74,6 @@ public final class GeneratorSource<T> implements SourceFactory<T> {
 
     @Override
     public String describe() {
-        return name + "(" + count + (ratePerSecond > 0 ? ", paced " + ratePerSecond + "/s" : "") + (block > 1 ? ", in blocks of " + block : "")
-                + ")";
+        return name + "(" + count + (ratePerSecond > 0 ? ", paced " + ratePerSecond + "/s" : "") + ")";
     }
 }
