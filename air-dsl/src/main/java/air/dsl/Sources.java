@@ -19,19 +19,22 @@ public final class Sources {
     private static final long LIST_BLOCK = 4096;
     /** A list is cut into at least this many blocks, so that any parallelism gets a share of it. */
     private static final long LIST_MIN_BLOCKS = 1024;
+    /** Lists shorter than this are dealt out element by element: their records stay in the caches anyway. */
+    private static final long LIST_BLOCKS_FROM = 1 << 20;
 
     /**
-     * The elements of a list, in list order per instance: the list in blocks of up to 4096
-     * elements dealt out in turn (instance s of P reads blocks s, s+P, ...), so that each instance
-     * reads memory of its own and all advance through the list together. A list is cut into at
-     * least 1024 blocks (one element each for a list shorter than that), so that every instance
-     * gets its share of a short list too.
+     * The elements of a list, in list order per instance. A list of a million elements or more is
+     * dealt out in blocks of up to 4096 elements (instance s of P reads blocks s, s+P, ...; at
+     * least 1024 blocks), so that each instance reads memory of its own — split element by
+     * element, every instance would load every cache line of the list — and all advance through the
+     * list together; a shorter list element by element (instance s of P reads s, s+P, ...).
      */
     public static <T> SourceFactory<T> fromList(List<? extends T> items) {
         Objects.requireNonNull(items, "Sources.fromList(items): items is null");
         List<? extends T> copy = List.copyOf(items);
         // in blocks: each instance reads a run of the list's memory of its own, not every other element (GeneratorReader)
-        long block = Math.max(1, Math.min(LIST_BLOCK, copy.size() / LIST_MIN_BLOCKS)); // the list's size alone: the same in every layout
+        // from the list's size alone: the same in every layout, as a resumed checkpoint needs
+        long block = copy.size() < LIST_BLOCKS_FROM ? 1 : Math.min(LIST_BLOCK, copy.size() / LIST_MIN_BLOCKS);
         return new GeneratorSource<T>("list", copy.size(), i -> copy.get((int) i)).inBlocks(block);
     }
 
