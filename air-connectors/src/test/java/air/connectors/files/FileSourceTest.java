@@ -513,6 +513,16 @@ class FileSourceTest {
         public String describe() {
             return "by instance";
         }
+
+        /** The instances that wrote each file's lines (a line is {@code file/...}). */
+        Map<String, Set<String>> readersByFile() {
+            Map<String, Set<String>> readers = new TreeMap<>();
+            for (String r : rows) {
+                String file = r.substring(r.indexOf('|') + 1, r.indexOf('/'));
+                readers.computeIfAbsent(file, k -> new TreeSet<>()).add(r.substring(0, r.indexOf('|')));
+            }
+            return readers;
+        }
     }
 
     @ParameterizedTest(name = "workers={0}")
@@ -536,11 +546,7 @@ class FileSourceTest {
 
         List<String> lines = sink.rows.stream().map(r -> r.substring(r.indexOf('|') + 1)).toList();
         assertThat(multiset(lines)).isEqualTo(multiset(expected));
-        Map<String, Set<String>> readers = new TreeMap<>();
-        for (String r : sink.rows) {
-            String file = r.substring(r.indexOf('|') + 1, r.indexOf('/'));
-            readers.computeIfAbsent(file, k -> new TreeSet<>()).add(r.substring(0, r.indexOf('|')));
-        }
+        Map<String, Set<String>> readers = sink.readersByFile();
         assertThat(readers).as("the instances that read each file").allSatisfy((file, by) -> assertThat(by).hasSize(1));
         assertThat(readers.values().stream().flatMap(Set::stream).distinct().count()).as("instances that read files").isGreaterThan(1);
     }
@@ -566,11 +572,7 @@ class FileSourceTest {
 
         List<String> lines = sink.rows.stream().map(r -> r.substring(r.indexOf('|') + 1)).toList();
         assertThat(multiset(lines)).isEqualTo(multiset(expected));
-        Map<String, Set<String>> readers = new TreeMap<>();
-        for (String r : sink.rows) {
-            String file = r.substring(r.indexOf('|') + 1, r.indexOf('/'));
-            readers.computeIfAbsent(file, k -> new TreeSet<>()).add(r.substring(0, r.indexOf('|')));
-        }
+        Map<String, Set<String>> readers = sink.readersByFile();
         assertThat(readers).as("the instances that read each file").hasSize(2).allSatisfy((file, by) -> assertThat(by).hasSize(workers));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import air.channels.bootstrap.PeerEnvironment;
 import air.launcher.LocalCluster;
+import air.launcher.ReplicaSupervisor;
 import air.runtime.JvmFlags;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +39,11 @@ class YsbReplicationIT {
 
     /** A run over four peers, one replica each, {@code kills} peers killed for good: CHECK lost=0 dup=0, a takeover per kill, no rollback. */
     private static List<String> run(int kills, String heap, String n, String... extra) throws Exception {
+        return run(kills, UnaryOperator.identity(), heap, n, extra);
+    }
+
+    private static List<String> run(int kills, UnaryOperator<ReplicaSupervisor.Options> adjust, String heap, String n, String... extra)
+            throws Exception {
         List<String> argv = new ArrayList<>(List.of(n, "1", "--peers", "4", "--replicas", "1", "--kill", Integer.toString(kills), "--quiet"));
         argv.addAll(List.of(extra));
         List<String> jvm = new ArrayList<>(INLINE);
@@ -45,7 +52,7 @@ class YsbReplicationIT {
         YsbArgs args = YsbArgs.parse(argv.toArray(String[]::new));
         LocalCluster.Spec spec = LocalCluster.Spec.of(4, YsbMain.class.getName(), argv).withJvmOptions(jvm).withOutput(out::add)
                 .withEnvironment(Map.of(PeerEnvironment.TRANSPORT, "tcp"));
-        int rc = YsbReplicaSupervisor.run(args, spec);
+        int rc = YsbReplicaSupervisor.run(args, spec, adjust);
         assertThat(rc).as(String.join("\n", out)).isZero();
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow(() -> new AssertionError(String.join("\n", out)));
         System.out.println(check);
@@ -96,9 +103,10 @@ class YsbReplicationIT {
     @Test
     void a_job_with_a_million_keys_per_window_killed_three_times_loses_nothing(@TempDir Path dir) throws Exception {
         // four windows of 20M events (every one of the 2^20 user keys in each), long enough that all three kills land (two windows
-        // were, until primitive frames made the job twice as fast)
-        List<String> out = run("-Xmx2g", "80M", "--query", "users", "--rate", "2M", "--kill-seed", "3", "--checkpoint-interval", "1s",
-                "--out", dir.resolve("users.csv").toString());
+        // were, until primitive frames made the job twice as fast); kills 0.1-0.7 s apart: on a fast machine the default spread
+        // (0.3-1.8 s) let the job end before its third kill ('only 2 of 3 kills landed')
+        List<String> out = run(3, o -> o.withKillWindow(100, 600), "-Xmx2g", "80M", "--query", "users", "--rate", "2M", "--kill-seed", "3",
+                "--checkpoint-interval", "1s", "--out", dir.resolve("users.csv").toString());
         String check = out.stream().filter(l -> l.startsWith("CHECK ")).findFirst().orElseThrow();
         long keysPerWindow = Long.parseLong(check.replaceAll(".* rows=(\\d+).*", "$1")) / 4;
         assertThat(keysPerWindow).as("keys per window").isGreaterThan(1_000_000);
