@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -182,6 +183,17 @@ class CheckpointRecoveryTest {
                 assertThat(open).as("files of the checkpoint directory still open").isEmpty();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            }
+        }
+        // the writer's executor has terminated when the job returns; its thread may take a moment more to end (a bounded join)
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().endsWith("/checkpoint-writer")) {
+                try {
+                    t.join(Duration.ofSeconds(5));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError(e);
+                }
             }
         }
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().endsWith("/checkpoint-writer") && t.isAlive());

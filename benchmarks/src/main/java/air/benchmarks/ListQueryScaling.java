@@ -8,6 +8,7 @@ import air.dsl.Windows;
 import air.runtime.JobConfig;
 import air.runtime.api.SourceFactory;
 import air.runtime.api.WindowResult;
+import air.runtime.plan.Routing;
 import air.runtime.sink.CollectSink;
 import air.runtime.source.GeneratorSource;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,8 @@ import java.util.SplittableRandom;
  * per auction per 10 s window sliding by 2 s), {@code count} (bids per auction per 10 s tumbling
  * window). Sources: {@code list} ({@code Sources.fromList}), {@code list-stride} (the same list
  * split as {@code fromList} split it before, index by index) and {@code generated} (the bids
- * computed from their index, nothing read from memory; other bids, so another digest).
+ * computed from their index, nothing read from memory; other bids, so another digest). A fifth
+ * argument chooses the windows' routing ({@code air} or {@code key}; the job's default otherwise).
  */
 public final class ListQueryScaling {
 
@@ -42,13 +44,14 @@ public final class ListQueryScaling {
 
     public static void main(String[] argv) throws NoSuchAlgorithmException {
         if (argv.length < 3) {
-            System.err.println("usage: ListQueryScaling N P q7|q5|count [list|list-stride|generated]");
+            System.err.println("usage: ListQueryScaling N P q7|q5|count [list|list-stride|generated [air|key]]");
             System.exit(2);
         }
         long n = count(argv[0]);
         int p = Integer.parseInt(argv[1]);
         String query = argv[2];
         String source = argv.length > 3 ? argv[3] : "list";
+        Routing routing = argv.length > 4 ? Routing.valueOf(argv[4].toUpperCase(Locale.ROOT)) : JobConfig.defaults().routing();
         long seed = 42;
         List<Bid> bids = source.equals("generated") ? List.of() : bids((int) n, seed);
         CollectSink<WindowResult<Long, Long>> sink = Sinks.collect();
@@ -73,7 +76,7 @@ public final class ListQueryScaling {
             }
         }
         long start = System.nanoTime();
-        pipeline.execute(JobConfig.defaults().name("list-" + query).workers(p));
+        pipeline.execute(JobConfig.defaults().name("list-" + query).workers(p).routing(routing));
         double s = (System.nanoTime() - start) / 1e9;
         List<String> rows = new ArrayList<>();
         for (WindowResult<Long, Long> r : sink.items()) {
@@ -82,8 +85,9 @@ public final class ListQueryScaling {
         rows.sort(null);
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         rows.forEach(r -> sha.update((r + "\n").getBytes(StandardCharsets.UTF_8)));
-        System.out.printf(Locale.ROOT, "RESULT engine=air-jvm source=%s query=%s p=%d n=%d rows=%d sha256=%s run_s=%.3f"
-                + " throughput_eps=%.0f%n", source, query, p, n, rows.size(), HexFormat.of().formatHex(sha.digest()).substring(0, 16), s, n / s);
+        System.out.printf(Locale.ROOT, "RESULT engine=air-jvm source=%s query=%s routing=%s p=%d n=%d rows=%d sha256=%s"
+                + " run_s=%.3f throughput_eps=%.0f%n", source, query, routing, p, n, rows.size(),
+                HexFormat.of().formatHex(sha.digest()).substring(0, 16), s, n / s);
     }
 
     /** {@code 10M} -> 10 000 000. */
