@@ -70,6 +70,7 @@ class LauncherRunIT {
 
     record Result(int exit, String output) { }
 
+    @SuppressWarnings("try") // the process's input is held open only to be closed at the end: nothing is written to it
     private static Result air(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
         command.addAll(List.of(args));

@@ -83,6 +83,7 @@ final class NamespaceHosts implements AutoCloseable, PeerHosts {
      * ({@code net} from 100) that no route of this namespace uses, and this namespace joined to their
      * bridge at {@code 10.231.<net>.254}: where a launcher here is reached from every host.
      */
+    @SuppressWarnings("try") // the lock is held for the block, never used in it
     static NamespaceHosts withLauncher(int hosts) throws IOException {
         // one process at a time picks a net and claims it with its route: two test JVMs never share one
         try (FileChannel ch = FileChannel.open(NET_LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

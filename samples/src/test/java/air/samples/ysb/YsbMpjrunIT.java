@@ -182,6 +182,7 @@ class YsbMpjrunIT {
         throw new IOException("no three consecutive free ports");
     }
 
+    @SuppressWarnings("try") // binding is the test: the socket is closed at once
     private static boolean free(int port) {
         try (ServerSocket s = new ServerSocket(port)) {
             return true;
