@@ -9,10 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.MeshAuth;
 import air.runtime.api.CheckpointStore;
-import com.sun.management.ThreadMXBean;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
@@ -197,18 +195,8 @@ class CheckpointMacTest {
         assertThat(largest[0]).isLessThanOrEqualTo(CheckpointFile.SLICE_BYTES);
         assertThatThrownBy(() -> CheckpointFile.decode(sink.toByteArray(), "job", 1, 1, 2, B)).hasMessageContaining(REFUSED);
 
-        FileCheckpointStore store = new FileCheckpointStore(dir, 3, A);
-        store.write("job", 1, 0, 4, Map.of("v0#0", "mine".getBytes(StandardCharsets.UTF_8)));
-        for (int peer = 1; peer < 4; peer++) {
-            store.write("job", 1, peer, 4, Map.of("v0#" + peer, big));
-        }
-        big = null;
-        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        Optional<CheckpointStore.Restored> restored = store.newestComplete("job", 0, 4);
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertThat(text(restored, "v0#0")).isEqualTo("mine");
-        assertThat(allocated).as("bytes allocated to restore peer 0, beside 3 x 32 MiB signed files of the others").isLessThan(8L << 20);
+        assertThat(FileCheckpointStoreTest.allocatedToRestoreBesideLargeFiles(new FileCheckpointStore(dir, 3, A), big))
+                .as("bytes allocated to restore peer 0, beside 3 x 32 MiB signed files of the others").isLessThan(8L << 20);
     }
 
     /** A channel that records the largest write it is given. */

@@ -132,21 +132,28 @@ class FileCheckpointStoreTest {
      */
     @Test
     void a_restore_holds_only_its_own_parts_in_the_heap(@TempDir Path dir) throws IOException {
-        FileCheckpointStore store = new FileCheckpointStore(dir, 3);
         byte[] big = new byte[32 << 20];
         new Random(7).nextBytes(big);
+        assertThat(allocatedToRestoreBesideLargeFiles(new FileCheckpointStore(dir, 3), big))
+                .as("bytes allocated to restore peer 0, beside 3 x 32 MiB files of the others").isLessThan(8L << 20);
+    }
+
+    /**
+     * Writes checkpoint 1 of a world of four: a small part of peer 0's and {@code big} for each
+     * other peer; restores peer 0 (checking its part) and returns the bytes that restore allocated.
+     */
+    static long allocatedToRestoreBesideLargeFiles(FileCheckpointStore store, byte[] big) throws IOException {
         store.write("job", 1, 0, 4, Map.of("v0#0", "mine".getBytes(StandardCharsets.UTF_8)));
         for (int peer = 1; peer < 4; peer++) {
             store.write("job", 1, peer, 4, Map.of("v0#" + peer, big));
         }
-        big = null;
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadAllocatedBytes();
         Optional<CheckpointStore.Restored> restored = store.newestComplete("job", 0, 4);
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(restored).isPresent();
         assertThat(new String(restored.get().parts().get("v0#0"), StandardCharsets.UTF_8)).isEqualTo("mine");
-        assertThat(allocated).as("bytes allocated to restore peer 0, beside 3 x 32 MiB files of the others").isLessThan(8L << 20);
+        return allocated;
     }
 
     @Test
