@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * Reads one file's lines from a byte offset on. Its position is the byte offset and the number
@@ -61,6 +62,8 @@ final class FileLineReader<T> implements SplitReader<T> {
     private LineFormat.Decoder<T> decoder;
     /** Passing over the rest of a line that was too long. */
     private boolean skippingLongLine;
+    /** {@link #origin}, made once: asked for only when a line is refused. */
+    private final Supplier<String> originOfLine = this::origin;
 
     FileLineReader(Path path, FileSplit split, LineFormat<T> format, long offset, long lines, boolean skipping, int maxLineBytes,
                    boolean follow, SplitContext context) throws IOException {
@@ -249,7 +252,7 @@ final class FileLineReader<T> implements SplitReader<T> {
         }
         emittingLine = line; // the record at fault, for messages, until the next
         emittingOffset = offset;
-        String text = LineRecords.text(a, from, length, utf8, origin(), context);
+        String text = LineRecords.text(a, from, length, utf8, originOfLine, context);
         if (text == null) {
             refuseHeader(NOT_UTF8);
             return 0;
@@ -261,7 +264,7 @@ final class FileLineReader<T> implements SplitReader<T> {
         if (format.skipsBlankLines() && text.isBlank()) {
             return 0;
         }
-        T record = LineRecords.record(text, decoder, a, from, length, origin(), context);
+        T record = LineRecords.record(text, decoder, a, from, length, originOfLine, context);
         if (record == null) {
             return 0;
         }

@@ -14,6 +14,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,8 @@ final class SocketLineReader<T> implements SplitReader<T> {
     private long nextAttemptNanos;
     private long lines;
     private long emittingLine;
+    /** {@link #origin}, made once: asked for only when a line is refused. */
+    private final Supplier<String> originOfLine = this::origin;
     private boolean skippingLongLine;
     private boolean finished;
 
@@ -215,11 +218,11 @@ final class SocketLineReader<T> implements SplitReader<T> {
         }
         long line = ++lines;
         emittingLine = line;
-        String text = LineRecords.text(a, from, length, utf8, name + " line " + line, context);
+        String text = LineRecords.text(a, from, length, utf8, originOfLine, context);
         if (text == null || skipsBlank && text.isBlank()) {
             return 0;
         }
-        T record = LineRecords.record(text, decoder, a, from, length, name + " line " + line, context);
+        T record = LineRecords.record(text, decoder, a, from, length, originOfLine, context);
         if (record == null) {
             return 0;
         }
