@@ -4,6 +4,7 @@ import air.wire.FrameException;
 import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 
@@ -73,6 +74,20 @@ public interface Transport extends AutoCloseable {
      * including those blocked waiting for room.
      */
     default void markLost(int peer, String why) {
+    }
+
+    /**
+     * Completes once every frame sent to {@code peer} on a data channel ({@link Channels#data})
+     * before this call is in {@code peer}'s memory: in its receive queues, where a crash of this
+     * peer can no longer lose it. Fails when the link to {@code peer} breaks, it leaves or this
+     * transport closes first. Replication needs it: a snapshot may count as replicated only once
+     * what was sent before its barrier left the sender, since the sender's death would lose the
+     * rest. Transports that cannot confirm delivery (MPJ Express, where one loss breaks every
+     * link) return a future failed with {@link UnsupportedOperationException}.
+     */
+    default CompletableFuture<Void> delivered(int peer) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getSimpleName()
+                + " cannot confirm delivery to a peer"));
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -270,6 +271,29 @@ public abstract class TransportContract {
         assertThat(net.get(1).receive(Channels.data(0), WAIT).payload().get(0)).isEqualTo((byte) 7);
         net.get(1).send(0, Channels.CONTROL, ByteBuffer.wrap(new byte[] {9}));
         assertThat(net.get(0).receive(Channels.CONTROL, WAIT).payload().get(0)).isEqualTo((byte) 9);
+    }
+
+    /**
+     * A confirmed delivery means the frames sent before are in the receiver's queue (a receive that
+     * does not wait finds them), and a wait on a lost peer fails, naming it.
+     */
+    @Test
+    void a_delivery_is_confirmed_with_the_frames_sent_before_it_queued_at_the_receiver_and_fails_for_a_lost_peer() throws Exception {
+        requirePeerLossAlone();
+        List<Transport> net = network(3);
+        for (int i = 0; i < 3; i++) {
+            net.get(0).send(1, Channels.data(i), ByteBuffer.wrap(new byte[] {(byte) i}));
+        }
+        net.get(0).delivered(1).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        for (int i = 0; i < 3; i++) {
+            Frame f = net.get(1).receive(Channels.data(i), Duration.ZERO);
+            assertThat(f).as("frame on data channel %d, there once its delivery was confirmed", i).isNotNull();
+            assertThat(f.payload().get(f.payload().position())).isEqualTo((byte) i);
+        }
+        crash(net, 2);
+        assertThatThrownBy(() -> net.get(0).delivered(2).get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(ExecutionException.class).hasMessageContaining("peer 2");
+        net.get(0).delivered(1).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Test

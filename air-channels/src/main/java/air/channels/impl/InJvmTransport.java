@@ -8,6 +8,7 @@ import air.wire.WireOut;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -128,6 +129,22 @@ public final class InJvmTransport implements Transport {
         checkOpen(); // the hook may have lost this peer
         target.inboundOf(channel).offer(new Wire(self, wire), () -> closed || target.closed || links.isBroken(peer),
                 "transport of peer " + self + " is closed or its link to peer " + peer + " broke");
+    }
+
+    /** A send hands its frame straight to the receiver's queue: once it returned, the frame is there. */
+    @Override
+    public CompletableFuture<Void> delivered(int peer) {
+        try {
+            checkOpen();
+            checkRange(peer);
+            links.requireIntact(peer);
+            if (network[peer].closed) {
+                throw new IllegalStateException("peer " + peer + " is closed");
+            }
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override

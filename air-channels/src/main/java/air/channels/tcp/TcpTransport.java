@@ -28,11 +28,14 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
@@ -60,6 +63,11 @@ import org.slf4j.LoggerFactory;
  * it suspected while the others were still finishing. The closing side reads on until the other
  * side has ended its half too (up to the close's deadline), so that no unread byte turns its
  * close into a reset.
+ *
+ * <p>{@link #delivered} puts a delivery mark ({@code [-2][8][number]}) on the data lane after
+ * everything queued before it; the receiving loop, having handed every frame before it to its
+ * channel's queue, answers on the control lane ({@code [-3][8][number]}), and the answer completes
+ * every wait up to that number. The marks are the lane's own, like the goodbye: no channel sees them.
  */
 public final class TcpTransport implements Transport {
 
@@ -68,7 +76,7 @@ public final class TcpTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);
     static final int HELLO = 0x41495254; // "AIRT"
     private static final int SEND_QUEUE = 256;
-    private static final int RECEIVE_QUEUE = 256;
+    static final int RECEIVE_QUEUE = 256;
     /**
      * The bytes a lane's send queue, and a channel's receive queue, hold at most besides their count
      * of frames: 256 frames of up to 64 MiB each would be 16 GiB. A full receive queue holds back its
@@ -77,6 +85,9 @@ public final class TcpTransport implements Transport {
     static final long QUEUE_BYTES = 64L << 20;
     /** Lanes per pair of peers: 0 control and heartbeats, 1 shuffle data, 2 replica traffic. */
     static final int LANES = 3;
+    private static final int CONTROL_LANE = 0, DATA_LANE = 1, REPLICA_LANE = 2;
+    /** The channel field of a delivery mark on the data lane, and of its answer on the control lane; each carries a number. */
+    private static final int DELIVERY_MARK = -2, DELIVERY_ANSWER = -3;
     /** The channel field of a goodbye (its length field is 0): the sender closed its transport, nothing follows on this lane. */
     private static final int GOODBYE = -1;
     /** How long {@link #close} waits for queued sends to go out and for the peers to end their side of each connection. */
@@ -102,6 +113,9 @@ public final class TcpTransport implements Transport {
     private final LinkFailures links;
     private final CopyOnWriteArrayList<Thread> senders = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<Thread> receivers = new CopyOnWriteArrayList<>();
+    /** Per peer: the number of the last delivery mark sent, and the waits on marks not yet answered. */
+    private final AtomicLong[] marks;
+    private final ConcurrentSkipListMap<Long, CompletableFuture<Void>>[] awaiting;
     private volatile boolean closed;
     /** {@link #crash}: closed without a goodbye. Set before {@link #closed}. */
     private volatile boolean crashed;
@@ -114,7 +128,11 @@ public final class TcpTransport implements Transport {
         this.sockets = sockets;
         this.links = new LinkFailures(peers);
         this.outbound = new ParkingQueue[peers][LANES];
+        this.marks = new AtomicLong[peers];
+        this.awaiting = new ConcurrentSkipListMap[peers];
         for (int p = 0; p < peers; p++) {
+            marks[p] = new AtomicLong();
+            awaiting[p] = new ConcurrentSkipListMap<>();
             if (p == self) {
                 continue;
             }
@@ -378,7 +396,70 @@ public final class TcpTransport implements Transport {
     }
 
     private static int laneOf(int channel) {
-        return channel == Channels.REPLICA ? 2 : channel < Channels.DATA_BASE ? 0 : 1;
+        return channel == Channels.REPLICA ? REPLICA_LANE : channel >= Channels.DATA_BASE || channel == DELIVERY_MARK ? DATA_LANE : CONTROL_LANE;
+    }
+
+    /**
+     * A delivery mark after every data frame queued for {@code peer} so far: the wait completes when
+     * the peer answers it, once it has handed every frame before it to its channels' queues.
+     */
+    @Override
+    public CompletableFuture<Void> delivered(int peer) {
+        checkPeer(peer);
+        CompletableFuture<Void> answered = new CompletableFuture<>();
+        long mark = marks[peer].incrementAndGet();
+        awaiting[peer].put(mark, answered); // before the checks: a link that breaks after them fails it (failDeliveries)
+        try {
+            enqueue(peer, new Outgoing(DELIVERY_MARK, numbered(mark), 0, Long.BYTES));
+        } catch (IllegalStateException e) {
+            awaiting[peer].remove(mark);
+            answered.completeExceptionally(e);
+        }
+        return answered;
+    }
+
+    private static byte[] numbered(long mark) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(mark).array();
+    }
+
+    /** A delivery mark or its answer read from {@code peer}'s {@code lane}: true when it was one (consumed). */
+    private boolean deliveryMark(int peer, int lane, int channel, int length, DataInputStream in) throws IOException {
+        if (length != Long.BYTES || !(channel == DELIVERY_MARK && lane == DATA_LANE || channel == DELIVERY_ANSWER && lane == CONTROL_LANE)) {
+            return false;
+        }
+        long mark = in.readLong();
+        if (channel == DELIVERY_MARK) {
+            try {
+                enqueue(peer, new Outgoing(DELIVERY_ANSWER, numbered(mark), 0, Long.BYTES));
+            } catch (IllegalStateException e) {
+                // this transport closed or the link broke: the sender's wait fails on its side of the link
+            }
+        } else if (mark > marks[peer].get()) {
+            deliver(Channels.CONTROL, new Arrival(null, new FrameException(peer, "answers delivery mark " + mark + ", but only "
+                    + marks[peer].get() + " were sent to it")));
+        } else {
+            Map<Long, CompletableFuture<Void>> done = awaiting[peer].headMap(mark, true);
+            done.values().forEach(f -> f.complete(null));
+            done.clear();
+        }
+        return true;
+    }
+
+    /** The waits for delivery to {@code peer} end: the link broke, the peer left or this transport closed. */
+    private void failDeliveries(int peer, String why) {
+        if (awaiting[peer] == null) {
+            return;
+        }
+        Map.Entry<Long, CompletableFuture<Void>> e;
+        while ((e = awaiting[peer].pollFirstEntry()) != null) {
+            e.getValue().completeExceptionally(new IllegalStateException("delivery to peer " + peer + " not confirmed: " + why));
+        }
+    }
+
+    private void failAllDeliveries(String why) {
+        for (int p = 0; p < peers; p++) {
+            failDeliveries(p, why);
+        }
     }
 
     private void sendLoop(int peer, int lane) {
@@ -439,6 +520,9 @@ public final class TcpTransport implements Transport {
                     left(peer, lane);
                     continue; // on to the end of the stream, which follows
                 }
+                if (deliveryMark(peer, lane, channel, length, in)) {
+                    continue;
+                }
                 if (channel < 0 || channel > 0xFFFF || laneOf(channel) != lane || length < FrameCodec.HEADER_BYTES
                         || length > FrameCodec.HEADER_BYTES + codec.maxPayload()) {
                     FrameException garbage = new FrameException(peer, "the stream is not AIR frames (channel " + channel + ", length "
@@ -483,6 +567,7 @@ public final class TcpTransport implements Transport {
         }
         if (first) {
             wakeSenders(peer);
+            failDeliveries(peer, "it left");
             LOG.debug("peer {} left", peer);
         }
     }
@@ -516,16 +601,16 @@ public final class TcpTransport implements Transport {
         return a.frame;
     }
 
-    /**
-     * Drops the frames received on {@code channel} and not taken; a data lane's receive loop waiting
-     * for room in that queue (which holds back every data channel of its peer) goes on.
-     */
     /** The bytes of the frames received on {@code channel} and not yet taken: for tests of the bound. */
     long queuedBytes(int channel) {
         ParkingQueue<Arrival> q = inbound.get(channel);
         return q == null ? 0 : q.bytes();
     }
 
+    /**
+     * Drops the frames received on {@code channel} and not taken; a data lane's receive loop waiting
+     * for room in that queue (which holds back every data channel of its peer) goes on.
+     */
     @Override
     public void discard(int channel) {
         ParkingQueue<Arrival> q = inbound.get(channel);
@@ -549,6 +634,7 @@ public final class TcpTransport implements Transport {
         checkPeer(peer);
         if (links.mark(peer, new IllegalStateException("peer " + peer + " lost: " + why))) {
             wakeSenders(peer);
+            failDeliveries(peer, "lost: " + why);
             closePeer(peer);
         }
     }
@@ -565,6 +651,7 @@ public final class TcpTransport implements Transport {
             return;
         }
         wakeSenders(peer);
+        failDeliveries(peer, "the link broke (" + t + ")");
         if (t instanceof EOFException) {
             LOG.info("peer {} closed its connection", peer);
         } else {
@@ -610,6 +697,7 @@ public final class TcpTransport implements Transport {
         }
         closed = true;
         inbound.values().forEach(ParkingQueue::wakeAll);
+        failAllDeliveries("this transport closed");
         long deadline = System.nanoTime() + CLOSE_NANOS;
         if (joinAll(senders, deadline)) {
             joinAll(receivers, deadline); // each ends at its peer's end of stream: nothing unread is left to reset the connection
@@ -642,6 +730,7 @@ public final class TcpTransport implements Transport {
         crashed = true; // first: no sender may say goodbye on its way out
         closed = true;
         inbound.values().forEach(ParkingQueue::wakeAll);
+        failAllDeliveries("this peer crashed");
         closeAll(sockets);
     }
 }

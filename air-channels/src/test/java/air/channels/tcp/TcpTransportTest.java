@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -91,6 +92,46 @@ class TcpTransportTest extends TransportContract {
             }
             sent.get(20, TimeUnit.SECONDS);
             assertThat(receiver.queuedBytes(channel)).isZero();
+        } finally {
+            net.forEach(Transport::close);
+        }
+    }
+
+    /**
+     * A delivery mark waits behind every data frame sent before it: with the receiver's queue full
+     * ({@link TcpTransport#RECEIVE_QUEUE} frames nobody reads) and 40 more behind them, the wait
+     * cannot be over before the reader has taken 40 frames, and it is once all were taken; a wait
+     * stuck behind a full queue fails when the receiver crashes.
+     */
+    @Test
+    void a_delivery_is_confirmed_only_once_every_data_frame_sent_before_it_is_in_the_receivers_queues() throws Exception {
+        List<Transport> net = network(2);
+        int behind = 40;
+        int frames = TcpTransport.RECEIVE_QUEUE + behind;
+        int channel = Channels.data(1);
+        try {
+            for (int i = 0; i < frames; i++) {
+                net.get(0).send(1, channel, ByteBuffer.wrap(new byte[] {(byte) i}));
+            }
+            CompletableFuture<Void> delivered = net.get(0).delivered(1);
+            for (int i = 0; i < frames; i++) {
+                if (i < behind) {
+                    assertThat(delivered).as("delivery confirmed with only %d of %d frames taken", i, frames).isNotDone();
+                }
+                var frame = net.get(1).receive(channel, Duration.ofSeconds(20));
+                assertThat(frame).as("frame " + i).isNotNull();
+                assertThat(frame.payload().get(frame.payload().position())).isEqualTo((byte) i);
+            }
+            delivered.get(20, TimeUnit.SECONDS);
+
+            for (int i = 0; i < frames; i++) {
+                net.get(0).send(1, channel, ByteBuffer.wrap(new byte[] {(byte) i}));
+            }
+            CompletableFuture<Void> stuck = net.get(0).delivered(1);
+            assertThat(stuck).as("behind a full queue").isNotDone();
+            crash(net, 1);
+            assertThatThrownBy(() -> stuck.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .hasMessageContaining("delivery to peer 1 not confirmed");
         } finally {
             net.forEach(Transport::close);
         }
