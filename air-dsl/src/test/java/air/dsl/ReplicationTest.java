@@ -75,7 +75,7 @@ class ReplicationTest {
         return p;
     }
 
-    private static Map<String, Long> collected(List<String> rows) {
+    static Map<String, Long> collected(List<String> rows) {
         Map<String, Long> out = new TreeMap<>();
         for (String r : rows) {
             int eq = r.lastIndexOf('=');
@@ -85,7 +85,7 @@ class ReplicationTest {
         return out;
     }
 
-    private static double count(SimpleMeterRegistry registry, String name) {
+    static double count(SimpleMeterRegistry registry, String name) {
         return registry.find(name).counter() == null ? 0 : registry.find(name).counter().count();
     }
 
@@ -209,7 +209,7 @@ class ReplicationTest {
     }
 
     /** No thread of the transports, replicas or takeovers outlives the jobs and their clusters. */
-    private static void assertReleased() {
+    static void assertReleased() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         List<String> alive;
         do {

@@ -38,10 +38,22 @@ import org.slf4j.LoggerFactory;
 /**
  * One peer's side of replication for one job, and the only reader of the replica channel. As a
  * {@link CheckpointStore} it sends each snapshot of this peer to its next {@code k} live peers and
- * returns once all of them acknowledged it (choosing the next live ones when a target dies
- * meanwhile), then tells every peer which blocks that snapshot covers: producers may drop what
- * they logged for those blocks before it. It keeps the newest copy each other peer sent here, for
- * a takeover, and passes takeover announcements on.
+ * waits until all of them acknowledged it (choosing the next live ones when a target dies
+ * meanwhile); then it commits the snapshot and tells every peer which blocks it covers: producers
+ * may drop what they logged for those blocks before it. It keeps the newest copies each other peer
+ * sent here, for a takeover, and passes takeover announcements on.
+ *
+ * <p><b>Commit.</b> A copy its replicas hold is not yet one a takeover may resume from: the
+ * takeover resumes the peer's producers after the snapshot's barrier, so whatever the peer sent
+ * before that barrier and had not yet delivered (records and the barrier itself still in its data
+ * lane's queue or socket when it dies) would be lost. So once its targets hold the copy, the sender
+ * waits for {@link Delivery} (everything its producers sent before the barrier is in the other
+ * peers' memory), then sends COMMIT to its targets and waits for their answers, and only then
+ * tells everyone REPLICATED and returns (the checkpoint is complete: its two-phase-commit sinks
+ * commit). A replica resumes a takeover only from a committed copy ({@link #newestCommittedCovering});
+ * it learns of the commit before any producer can trim its log past it, because REPLICATED goes out
+ * only after the targets answered COMMIT. A replica keeps its sender's newest committed copies (one,
+ * or three with two or more replicas) and at most two newer ones not yet committed.
  *
  * <p>Incremental copies ({@link #keepsChains}): a checkpoint that holds only changes since the one
  * before goes as those changes to every target, each of which must hold the checkpoint before from
@@ -60,8 +72,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Messages: PUT (a peer's snapshot: WHOLE, which starts a new chain of that peer here, or
  * CHANGES since the checkpoint before, added to the chain held), ACK (with a status: HELD, or
- * SEND_WHOLE when the changes do not apply to the chain held here; the sender's write of that
- * checkpoint then fails, and its next is whole), REPLICATED (blocks covered by a peer's replicated snapshot),
+ * SEND_WHOLE when the changes do not apply to the chain held here, or when a COMMIT names a copy not
+ * held here; the sender's write of that checkpoint then fails, and its next is whole; COMMITTED in
+ * answer to a COMMIT), COMMIT (the copy of a checkpoint held here may be resumed from),
+ * REPLICATED (blocks covered by a peer's committed snapshot),
  * TAKEOVER (blocks moved to a new host). Each names the job's sequence number and the sender's
  * membership view number; another job's are ignored, and so is anything from a peer the installed
  * view no longer holds (a fenced peer's snapshots and takeovers never count). Garbage (also changes
@@ -81,11 +95,14 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaService.class);
     /** Message kinds (package-private for tests that play a peer by hand). */
-    static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4;
+    static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4, COMMIT = 5;
     /** What a PUT holds: a whole snapshot, or the changes since the checkpoint before. */
     static final int WHOLE = 0, CHANGES = 1;
-    /** An ACK's status: the snapshot is held here, or its changes did not apply to the chain held here. */
-    static final int HELD = 0, SEND_WHOLE = 1;
+    /**
+     * An ACK's status: the snapshot is held here; its changes did not apply to the chain held here (or
+     * the copy a COMMIT names is not held here); the copy a COMMIT names is committed here.
+     */
+    static final int HELD = 0, SEND_WHOLE = 1, COMMITTED = 2;
     static final long ACK_TIMEOUT_MS = 60_000;
     /**
      * The changes of a chain may outweigh its whole copy up to this many bytes before a replica asks
@@ -133,7 +150,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
     }
 
-    private static long bytesOf(Map<String, byte[]> parts) {
+    static long bytesOf(Map<String, byte[]> parts) {
         long bytes = 0;
         for (byte[] part : parts.values()) {
             bytes += part.length;
@@ -146,32 +163,38 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         void movedTo(int host, long epoch, int[] blocks);
     }
 
+    /**
+     * What a snapshot's commit waits for besides its replicas: that everything this peer sent before
+     * the snapshot's barrier is in the other live peers' memory ({@link BarrierDelivery}).
+     */
+    public interface Delivery {
+
+        /** Returns once what was sent before checkpoint {@code id}'s barrier was delivered; an {@link IOException} fails the checkpoint. */
+        void await(long id, long deadlineMillis) throws IOException, InterruptedException;
+    }
+
     private final ClusterSession session;
     private final long job;
     private final int replicas;
     private final int workers;
     private final Consumer<Throwable> onFailure;
     private volatile TakeoverListener takeovers = (h, e, b) -> { };
-    /**
-     * Per sender, its newest snapshots held here, oldest first (replaced whole, never changed in
-     * place): three with two or more replicas, so that blocks lost together find a common
-     * checkpoint; one with a single replica.
-     */
-    private final Map<Integer, List<Held>> held = new ConcurrentHashMap<>();
-    private final int history;
+    /** The other peers' snapshots held here, for a takeover. */
+    private final HeldCopies held;
+    private final Delivery delivery;
     private final long[] replicatedCut;
     /** Per block, the replicated checkpoint before the newest: with two or more replicas producers keep their logs from here. */
     private final long[] previousCut;
     private final Map<Long, Set<Integer>> acks = new HashMap<>();
     /** Per checkpoint being replicated, the targets that answered SEND_WHOLE: they lack its base, and its write fails. */
     private final Map<Long, Set<Integer>> wholeWanted = new HashMap<>();
+    /** Per checkpoint being committed, the targets that answered its COMMIT. */
+    private final Map<Long, Set<Integer>> commitAcks = new HashMap<>();
     /** Per target, the newest checkpoint of this peer it acknowledged holding: it may get the changes of the next one. */
     private final Map<Integer, Long> heldBy = new ConcurrentHashMap<>();
-    /** The most checkpoints a chain held here grows to (the sender's whole checkpoint and its changes) before SEND_WHOLE. */
-    private final int maxChain;
     private final long ackTimeoutMs;
     /**
-     * Guards {@link #acks} and {@link #wholeWanted}: a lock, not a monitor, so that a virtual thread
+     * Guards {@link #acks}, {@link #wholeWanted} and {@link #commitAcks}: a lock, not a monitor, so that a virtual thread
      * waiting for acknowledgements never pins its carrier.
      */
     private final ReentrantLock acksLock = new ReentrantLock();
@@ -200,10 +223,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     /**
      * {@code maxChain}: the most checkpoints of a chain held here, a whole one and the changes after
-     * it (the job's {@code fullCheckpointEvery}: its peers write a whole checkpoint at least that often).
+     * it (the job's {@code fullCheckpointEvery}: its peers write a whole checkpoint at least that often);
+     * {@code delivery}: what a snapshot's commit waits for besides its replicas.
      */
-    public ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Consumer<Throwable> onFailure) {
-        this(session, job, replicas, workers, maxChain, onFailure, ACK_TIMEOUT_MS, Chunks.DEFAULT_BYTES);
+    public ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Delivery delivery,
+                          Consumer<Throwable> onFailure) {
+        this(session, job, replicas, workers, maxChain, delivery, onFailure, ACK_TIMEOUT_MS, Chunks.DEFAULT_BYTES);
     }
 
     /**
@@ -211,8 +236,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
      * checkpoint fails; {@code chunkBytes}: the most data bytes one PUT carries (tests cut copies
      * into many small chunks).
      */
-    ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Consumer<Throwable> onFailure,
-                   long ackTimeoutMs, int chunkBytes) {
+    ReplicaService(ClusterSession session, long job, int replicas, int workers, int maxChain, Delivery delivery,
+                   Consumer<Throwable> onFailure, long ackTimeoutMs, int chunkBytes) {
         if (chunkBytes < 1 || chunkBytes > Chunks.MAX_BYTES) {
             throw new IllegalArgumentException("chunkBytes must be in [1, " + Chunks.MAX_BYTES + "] (a frame carries at most "
                     + FrameCodec.DEFAULT_MAX_PAYLOAD + " bytes), was " + chunkBytes);
@@ -220,7 +245,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         if (maxChain < 1) {
             throw new IllegalArgumentException("maxChain must be >= 1, was " + maxChain);
         }
-        this.maxChain = maxChain;
+        this.delivery = delivery;
         this.chunkBytes = chunkBytes;
         this.ackTimeoutMs = ackTimeoutMs;
         this.session = session;
@@ -230,7 +255,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         this.onFailure = onFailure;
         this.replicatedCut = new long[session.peers()];
         this.previousCut = new long[session.peers()];
-        this.history = replicas >= 2 ? 3 : 1;
+        this.held = new HeldCopies(session.self(), replicas >= 2 ? 3 : 1, maxChain);
         this.acker = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("air-replica-ack-" + session.self()).factory());
         this.reader = Thread.ofPlatform().daemon().name("air-replica-" + session.self()).start(this::readLoop);
     }
@@ -277,7 +302,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     /**
      * Whether the next checkpoint should be whole: its changes would likely take the chain the
-     * targets hold past the bytes they accept ({@link #chain}: the whole copy's, or the floor), so
+     * targets hold past the bytes they accept ({@link HeldCopies#chain}: the whole copy's, or the floor), so
      * that the coordinator writes a whole one instead of a copy of changes answered SEND_WHOLE (a
      * failed checkpoint). Reckoned with two more copies of changes as large as the last, since the
      * next checkpoint may be decided while this one is still being sent.
@@ -294,71 +319,37 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     }
 
     /**
-     * Sends checkpoint {@code id} to the targets and returns once all of them hold it: whole when
-     * {@code base == id}, else its changes, which a target takes only when it holds checkpoint
-     * {@code id - 1} of this peer. This peer keeps no copy to send instead: when a target lacks
-     * the checkpoint before (it never acknowledged it, or answers SEND_WHOLE) the write fails with
-     * an {@link IOException} saying so, and the coordinator's next checkpoint is whole. Called in
-     * checkpoint order, on one thread (the coordinator's writer).
+     * Sends checkpoint {@code id} to the targets and returns once all of them hold it and it is
+     * committed (see the class comment): whole when {@code base == id}, else its changes, which a
+     * target takes only when it holds checkpoint {@code id - 1} of this peer. This peer keeps no copy
+     * to send instead: when a target lacks the checkpoint before (it never acknowledged it, or answers
+     * SEND_WHOLE) the write fails with an {@link IOException} saying so, and the coordinator's next
+     * checkpoint is whole; so does a delivery or commit that does not complete within the
+     * acknowledgement timeout. Called in checkpoint order, on one thread (the coordinator's writer).
      */
     @Override
     public void write(String jobKey, long id, long base, int peer, int peers, Map<String, byte[]> parts) throws IOException {
         boolean changes = base != id;
         int[] blocks = blocksOf(parts.keySet());
-        List<ByteBuffer> message = put(changes ? CHANGES : WHOLE, id, blocks, parts);
-        Set<Integer> sent = new HashSet<>();
-        List<Integer> acked;
         long deadline = System.currentTimeMillis() + ackTimeoutMs;
         acksLock.lock();
         try {
             acks.put(id, new HashSet<>());
             wholeWanted.put(id, new HashSet<>());
+            commitAcks.put(id, new HashSet<>());
         } finally {
             acksLock.unlock();
         }
+        List<Integer> acked;
         try {
-            while (true) {
-                List<Integer> targets = targets();
-                if (targets.isEmpty()) {
-                    if (!warnedAlone) {
-                        warnedAlone = true;
-                        LOG.warn("peer {} is the last one left: its state is no longer replicated", session.self());
-                    }
-                    return;
-                }
-                List<Integer> fresh = new ArrayList<>();
-                for (int t : targets) {
-                    if (!sent.contains(t)) {
-                        if (changes && heldBy.getOrDefault(t, -1L) != id - 1) { // a new target after a view change, say
-                            throw lacksBase(t, id, "it never acknowledged checkpoint " + (id - 1) + " of this peer");
-                        }
-                        fresh.add(t);
-                    }
-                }
-                for (int t : fresh) {
-                    sent.add(t);
-                    sendCopy(t, message);
-                }
-                acksLock.lock();
-                try {
-                    for (int t : wholeWanted.get(id)) {
-                        if (targets.contains(t)) {
-                            throw lacksBase(t, id, "it answered SEND_WHOLE");
-                        }
-                    }
-                    if (acks.get(id).containsAll(targets)) {
-                        acked = targets;
-                        break;
-                    }
-                    if (System.currentTimeMillis() > deadline) {
-                        throw new IOException("peer(s) " + targets + " did not acknowledge checkpoint " + id + " within " + ackTimeoutMs
-                                + " ms");
-                    }
-                    ackArrived.await(100, TimeUnit.MILLISECONDS);
-                } finally {
-                    acksLock.unlock();
-                }
+            Set<Integer> sent = new HashSet<>();
+            acked = replicate(id, changes, blocks, parts, sent, deadline);
+            if (acked.isEmpty()) {
+                return; // the last peer left: nothing to replicate to
             }
+            sent(changes, bytesOf(parts));
+            delivery.await(id, deadline);
+            acked = commit(id, sent, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while replicating checkpoint " + id, e);
@@ -367,11 +358,11 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             try {
                 acks.remove(id);
                 wholeWanted.remove(id);
+                commitAcks.remove(id);
             } finally {
                 acksLock.unlock();
             }
         }
-        sent(changes, bytesOf(parts));
         String covered = Arrays.toString(blocks) + " on peer(s) " + acked;
         if (!covered.equals(lastCovered)) { // the first snapshot, a takeover's blocks, or a new replica after a loss
             lastCovered = covered;
@@ -387,6 +378,104 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         }
         broadcast(note.buffer());
         noteReplicated(id, blocks);
+    }
+
+    /**
+     * Sends checkpoint {@code id}'s copy to the targets (adding each to {@code sent}) until every
+     * current target holds it; returns them, or nothing when no peer is left to hold a copy.
+     */
+    private List<Integer> replicate(long id, boolean changes, int[] blocks, Map<String, byte[]> parts, Set<Integer> sent, long deadline)
+            throws IOException, InterruptedException {
+        List<ByteBuffer> message = put(changes ? CHANGES : WHOLE, id, blocks, parts);
+        while (true) {
+            List<Integer> targets = targets();
+            if (targets.isEmpty()) {
+                if (!warnedAlone) {
+                    warnedAlone = true;
+                    LOG.warn("peer {} is the last one left: its state is no longer replicated", session.self());
+                }
+                return List.of();
+            }
+            List<Integer> fresh = new ArrayList<>();
+            for (int t : targets) {
+                if (!sent.contains(t)) {
+                    if (changes && heldBy.getOrDefault(t, -1L) != id - 1) { // a new target after a view change, say
+                        throw lacksBase(t, id, "it never acknowledged checkpoint " + (id - 1) + " of this peer");
+                    }
+                    fresh.add(t);
+                }
+            }
+            for (int t : fresh) {
+                sent.add(t);
+                sendCopy(t, message);
+            }
+            acksLock.lock();
+            try {
+                refusedBy(id, targets);
+                if (acks.get(id).containsAll(targets)) {
+                    return targets;
+                }
+                awaitAck(id, targets, "acknowledge", deadline);
+            } finally {
+                acksLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Commits checkpoint {@code id} on its targets: sends each COMMIT and waits until every current
+     * target answered it; a target that never got the copy (the targets changed meanwhile) fails it.
+     */
+    private List<Integer> commit(long id, Set<Integer> sent, long deadline) throws IOException, InterruptedException {
+        WireOut out = new WireOut(32);
+        out.putByte(COMMIT).putLong(job).putLong(epoch()).putLong(id);
+        ByteBuffer message = out.buffer();
+        for (int t : sent) {
+            if (!session.isGone(t)) {
+                sendQuietly(t, message.duplicate());
+            }
+        }
+        while (true) {
+            List<Integer> targets = targets();
+            for (int t : targets) {
+                if (!sent.contains(t)) {
+                    throw new IOException("checkpoint " + id + " of peer " + session.self() + " is not committed: peer " + t
+                            + " became its replica after the copy went out (" + session.view() + "); the next checkpoint will be whole");
+                }
+            }
+            acksLock.lock();
+            try {
+                for (int t : wholeWanted.get(id)) {
+                    if (targets.contains(t)) {
+                        throw new IOException("checkpoint " + id + " of peer " + session.self() + " is not committed: peer " + t
+                                + " does not hold its copy; the next checkpoint will be whole");
+                    }
+                }
+                if (commitAcks.get(id).containsAll(targets)) {
+                    return targets;
+                }
+                awaitAck(id, targets, "commit", deadline);
+            } finally {
+                acksLock.unlock();
+            }
+        }
+    }
+
+    /** Fails checkpoint {@code id} when one of its {@code targets} answered SEND_WHOLE (under {@link #acksLock}). */
+    private void refusedBy(long id, List<Integer> targets) throws IOException {
+        for (int t : wholeWanted.get(id)) {
+            if (targets.contains(t)) {
+                throw lacksBase(t, id, "it answered SEND_WHOLE");
+            }
+        }
+    }
+
+    /** Waits a while for the next answer (under {@link #acksLock}), failing the checkpoint past {@code deadline}. */
+    private void awaitAck(long id, List<Integer> targets, String what, long deadline) throws IOException, InterruptedException {
+        if (System.currentTimeMillis() > deadline) {
+            throw new IOException("peer(s) " + targets + " did not " + what + " checkpoint " + id + " within " + ackTimeoutMs + " ms");
+        }
+        ackArrived.await(100, TimeUnit.MILLISECONDS);
     }
 
     /** Why checkpoint {@code id} of changes cannot be replicated on {@code target}: the coordinator's next checkpoint is whole. */
@@ -485,43 +574,19 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return replicas >= 2 ? previousCut(block) : replicatedCut(block);
     }
 
-    /** The newest copy held here, of any peer, that covers {@code block}; null when none does. */
-    public Held newestCovering(int block) {
-        Held best = null;
-        for (List<Held> copies : held.values()) {
-            for (Held h : copies) {
-                if (h.covers(block) && (best == null || h.id() > best.id())) {
-                    best = h;
-                }
-            }
-        }
-        return best;
+    /** The newest committed copy held here, of any peer, that covers {@code block}; null when none does. */
+    public Held newestCommittedCovering(int block) {
+        return held.newestCommittedCovering(block);
     }
 
-    /** A copy held here, of any peer, of {@code block} at exactly checkpoint {@code id}; null when none is. */
-    public Held copyAt(int block, long id) {
-        for (List<Held> copies : held.values()) {
-            for (Held h : copies) {
-                if (h.id() == id && h.covers(block)) {
-                    return h;
-                }
-            }
-        }
-        return null;
+    /** A committed copy held here, of any peer, of {@code block} at exactly checkpoint {@code id}; null when none is. */
+    public Held committedCopyAt(int block, long id) {
+        return held.committedCopyAt(block, id);
     }
 
-    /** The checkpoints of the copies held here that cover {@code block}, ascending. */
+    /** The checkpoints of the copies held here that cover {@code block}, committed or not, ascending. */
     public List<Long> idsCovering(int block) {
-        List<Long> ids = new ArrayList<>();
-        for (List<Held> copies : held.values()) {
-            for (Held h : copies) {
-                if (h.covers(block)) {
-                    ids.add(h.id());
-                }
-            }
-        }
-        ids.sort(null);
-        return ids;
+        return held.idsCovering(block);
     }
 
     /** Tells every member that {@code blocks} now run on this peer, as view {@code epoch} assigns them. */
@@ -602,7 +667,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             case ACK -> {
                 long id = in.getLong();
                 int status = in.getByte();
-                if (status != HELD && status != SEND_WHOLE) {
+                if (status != HELD && status != SEND_WHOLE && status != COMMITTED) {
                     throw in.malformed("ACK of checkpoint " + id + " with unknown status " + status);
                 }
                 if (status == HELD) {
@@ -610,7 +675,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 }
                 acksLock.lock();
                 try {
-                    Set<Integer> got = (status == HELD ? acks : wholeWanted).get(id);
+                    Set<Integer> got = (status == HELD ? acks : status == COMMITTED ? commitAcks : wholeWanted).get(id);
                     if (got != null) {
                         got.add(f.peer());
                         ackArrived.signalAll();
@@ -626,6 +691,10 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
                 if (from != f.peer()) {
                     throw in.malformed("REPLICATED names peer " + from + " but came from peer " + f.peer());
                 }
+            }
+            case COMMIT -> {
+                long id = in.getLong();
+                answer(f.peer(), id, held.commit(f.peer(), id) ? COMMITTED : SEND_WHOLE);
             }
             case TAKEOVER -> {
                 int host = in.getInt();
@@ -701,7 +770,12 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         if (body.remaining() != 0) {
             throw body.malformed("PUT of checkpoint " + id + ": " + body.remaining() + " byte(s) after its parts");
         }
-        int status = mode == WHOLE ? keep(new Held(from, id, blocks, List.of(Map.copyOf(parts)))) : chain(from, id, blocks, parts);
+        int status = mode == WHOLE ? held.keep(new Held(from, id, blocks, List.of(Map.copyOf(parts)))) : held.chain(from, id, blocks, parts);
+        answer(from, id, status);
+    }
+
+    /** Acknowledges {@code from}'s checkpoint {@code id} with {@code status}, from the acknowledging thread. */
+    private void answer(int from, long id, int status) {
         WireOut ack = new WireOut(32);
         ack.putByte(ACK).putLong(job).putLong(epoch()).putLong(id).putByte(status);
         ByteBuffer message = ack.buffer();
@@ -717,62 +791,6 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         if (!partials.isEmpty()) {
             partials.keySet().removeIf(p -> !session.view().contains(p));
         }
-    }
-
-    /** Keeps {@code copy} as its sender's newest, unless a copy as new is held already (the reader's thread only). */
-    private int keep(Held copy) {
-        held.merge(copy.from(), List.of(copy), (old, now) -> {
-            if (old.get(old.size() - 1).id() >= copy.id()) {
-                return old;
-            }
-            List<Held> kept = new ArrayList<>(old.subList(Math.max(0, old.size() - history + 1), old.size()));
-            kept.add(copy);
-            return List.copyOf(kept);
-        });
-        return HELD;
-    }
-
-    /**
-     * Checkpoint {@code id}'s changes from {@code from}, added to the chain of its copy of checkpoint
-     * {@code id - 1} held here as a new copy (the changes checked, nothing folded); SEND_WHOLE when
-     * the newest copy held here is older (a checkpoint missed, or none yet) or the chain would grow
-     * past its bound. Changes that cannot be folded are garbage from the sender.
-     */
-    private int chain(int from, long id, int[] blocks, Map<String, byte[]> changes) {
-        List<Held> copies = held.get(from);
-        Held newest = copies == null ? null : copies.get(copies.size() - 1);
-        if (newest != null && newest.id() >= id) {
-            return HELD;
-        }
-        if (newest == null || newest.id() != id - 1) {
-            LOG.info("peer {}: checkpoint {} of peer {} holds changes since checkpoint {}, but the newest copy of it here is {}: "
-                    + "asking for a whole copy", session.self(), id, from, id - 1, newest == null ? "none" : "of checkpoint " + newest.id());
-            return SEND_WHOLE;
-        }
-        List<Map<String, byte[]>> chain = newest.chain();
-        long changesBytes = newest.changesBytes() + bytesOf(changes);
-        long wholeBytes = bytesOf(chain.get(0));
-        if (chain.size() >= maxChain || changesBytes > chainBound(wholeBytes)) {
-            LOG.info("peer {}: checkpoint {} of peer {} would make its chain here {} checkpoints of {} bytes of changes since its whole copy "
-                    + "of {} bytes (checkpoint {}), more than {} checkpoints or {} bytes: asking for a whole copy", session.self(), id, from,
-                    chain.size() + 1, changesBytes, wholeBytes, newest.id() - chain.size() + 1, maxChain, chainBound(wholeBytes));
-            return SEND_WHOLE;
-        }
-        String mismatch;
-        try {
-            mismatch = Folding.check(chain.get(chain.size() - 1), id, changes);
-        } catch (IllegalArgumentException e) {
-            throw new FrameException(from, e.getMessage());
-        }
-        if (mismatch != null) {
-            LOG.info("peer {}: checkpoint {} of peer {} does not follow the copy held here ({}): asking for a whole copy", session.self(), id,
-                    from, mismatch);
-            return SEND_WHOLE;
-        }
-        List<Map<String, byte[]>> longer = new ArrayList<>(chain.size() + 1);
-        longer.addAll(chain);
-        longer.add(Map.copyOf(changes));
-        return keep(new Held(from, id, blocks, longer));
     }
 
     private int[] readBlocks(WireIn in) {

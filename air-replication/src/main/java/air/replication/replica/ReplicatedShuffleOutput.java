@@ -1,7 +1,6 @@
 package air.replication.replica;
 
 import air.channels.Transport;
-import air.runtime.impl.cluster.ClusterSession;
 import air.runtime.impl.shuffle.DataChannel;
 import air.runtime.impl.shuffle.HostedInboxes;
 import air.runtime.impl.shuffle.ShuffleItem;
@@ -29,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * log grows by at most what one interval sends after the last barrier. A hold lasts at most 5 s:
  * then the producer goes on above the bound with a WARN, rather than wait on a snapshot that
  * cannot complete (a soft bound: memory, never liveness, gives way).
+ *
+ * <p>It tells {@link BarrierDelivery} when it has sent a barrier, or its end of stream, to every
+ * destination: a snapshot is committed only after that, and after what it sent before is delivered.
  */
 public final class ReplicatedShuffleOutput implements ShuffleOutput {
 
@@ -42,7 +44,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private final int workers;
     private final int self;
     private final Transport transport;
-    private final ClusterSession session;
+    private final ReplicationContext replication;
     private final DataChannel channel;
     private final ShuffleItemCodec codec;
     private final Placement placement;
@@ -58,20 +60,25 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     private boolean warnedOverBound;
     private int seenVersion;
     private long lastBarrier;
+    /** The newest barrier sent to every destination (or the checkpoint restored from); read by {@link BarrierDelivery}. */
+    private volatile long barrierSent;
+    /** The end of stream was sent to every destination: no barrier follows. */
+    private volatile boolean ended;
 
-    public ReplicatedShuffleOutput(int producer, int workers, ClusterSession session, DataChannel channel, ShuffleItemCodec codec,
-                                   Placement placement, HostedInboxes hosted, ReplicaService replicas, ReplicationContext.LogBound bound) {
-        this.bound = bound;
+    /** Producer {@code producer}'s output to the {@code hosted} instances of one vertex, {@code workers} per block. */
+    public ReplicatedShuffleOutput(int producer, int workers, DataChannel channel, ShuffleItemCodec codec, HostedInboxes hosted,
+                                   ReplicationContext replication) {
+        this.replication = replication;
+        this.bound = replication.logBound();
         this.producer = producer;
         this.workers = workers;
-        this.session = session;
-        this.transport = session.transport();
+        this.transport = replication.session().transport();
         this.self = transport.self();
         this.channel = channel;
         this.codec = codec;
-        this.placement = placement;
+        this.placement = replication.placement();
         this.hosted = hosted;
-        this.replicas = replicas;
+        this.replicas = replication.replicas();
         this.log = new UpstreamLog(hosted.size());
         this.sentHost = new int[hosted.size()];
         this.seenVersion = placement.version();
@@ -86,9 +93,28 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
         lock.lock();
         try {
             lastBarrier = id;
+            barrierSent = id;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A barrier or the end of stream, once sent everywhere, is told to the delivery a snapshot's commit waits for. */
+    @Override
+    public void broadcast(ShuffleItem item) {
+        ShuffleOutput.super.broadcast(item);
+        if (item instanceof ShuffleItem.Barrier b) {
+            barrierSent = b.id();
+            replication.delivery().barrierSent();
+        } else if (item instanceof ShuffleItem.EndOfStream) {
+            ended = true;
+            replication.delivery().barrierSent();
+        }
+    }
+
+    /** Whether checkpoint {@code id}'s barrier (or this producer's end) has been sent to every destination. */
+    boolean passed(long id) {
+        return ended || barrierSent >= id;
     }
 
     @Override
@@ -198,7 +224,7 @@ public final class ReplicatedShuffleOutput implements ShuffleOutput {
     }
 
     private void transmit(int host, int destination, ShuffleItem item) {
-        if (session.isGone(host)) {
+        if (replication.session().isGone(host)) {
             return;
         }
         WireOut out = channel.encode(destination, item, codec);

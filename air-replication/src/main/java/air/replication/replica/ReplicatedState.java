@@ -101,9 +101,10 @@ final class ReplicatedState implements FaultTolerance {
     public JobGraph build(PhysicalPlan plan, JobConfig config, JobContext context, ClusterSession session, long clusterJob) {
         this.context = context;
         this.config = config;
-        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), context::fail,
-                ReplicaService.ACK_TIMEOUT_MS, Integer.getInteger(CHUNK_BYTES_PROPERTY, Chunks.DEFAULT_BYTES));
-        replication = ReplicationContext.create(cluster, replicas, new ReplicationContext.LogBound(
+        BarrierDelivery delivery = new BarrierDelivery(cluster);
+        replicas = new ReplicaService(cluster, clusterJob, config.replicas(), config.workers(), config.fullCheckpointEvery(), delivery,
+                context::fail, ReplicaService.ACK_TIMEOUT_MS, Integer.getInteger(CHUNK_BYTES_PROPERTY, Chunks.DEFAULT_BYTES));
+        replication = ReplicationContext.create(cluster, replicas, delivery, new ReplicationContext.LogBound(
                 Long.getLong(LOG_BYTES_PROPERTY, DEFAULT_LOG_BYTES), context::isCancelled,
                 Counter.builder("air.upstream.log.holds").tag("job", config.name())
                         .description("a producer held back because its upstream-backup log was over its bound").register(registry)));
@@ -156,7 +157,11 @@ final class ReplicatedState implements FaultTolerance {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        coordinator.close();
+        if (context.failure() != null) {
+            coordinator.abort(); // a lost peer's write may wait a minute for replicas it can no longer reach
+        } else {
+            coordinator.close();
+        }
         commits.close();
         return interrupted;
     }

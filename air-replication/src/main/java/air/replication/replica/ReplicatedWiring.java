@@ -29,9 +29,8 @@ final class ReplicatedWiring implements ShuffleWiring {
     @Override
     public ShuffleOutput remoteOutput(int producer, int vertex, Inbox[] localDestinations, int peers, DataChannel channel,
                                       ShuffleItemCodec codec) {
-        ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, replication.session(), channel, codec,
-                replication.placement(), replication.hostedFor(vertex, localDestinations.length * peers), replication.replicas(),
-                replication.logBound());
+        ReplicatedShuffleOutput out = new ReplicatedShuffleOutput(producer, localDestinations.length, channel, codec,
+                replication.hostedFor(vertex, localDestinations.length * peers), replication);
         replication.outputs().add(out);
         return out;
     }

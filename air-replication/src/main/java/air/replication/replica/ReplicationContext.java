@@ -6,17 +6,17 @@ import io.micrometer.core.instrument.Counter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
  * What the tasklets of one replicated job on this peer share: the cluster session, where each
  * block runs, the inboxes hosted here per final vertex, the replica service, every shuffle
- * output (which must send their logs again when a destination moves), and the bound on each
- * output's upstream-backup log.
+ * output (which must send their logs again when a destination moves), what a snapshot's commit
+ * waits for (the outputs' barriers delivered), and the bound on each output's upstream-backup log.
  */
 public record ReplicationContext(ClusterSession session, Placement placement, Map<Integer, HostedInboxes> hosted,
-                                 ReplicaService replicas, List<ReplicatedShuffleOutput> outputs, LogBound logBound) {
+                                 ReplicaService replicas, List<ReplicatedShuffleOutput> outputs, BarrierDelivery delivery,
+                                 LogBound logBound) {
 
     /**
      * How far an upstream-backup log may grow before its producer is held back ({@code maxBytes}),
@@ -24,9 +24,10 @@ public record ReplicationContext(ClusterSession session, Placement placement, Ma
      */
     public record LogBound(long maxBytes, BooleanSupplier stopped, Counter holds) { }
 
-    public static ReplicationContext create(ClusterSession session, ReplicaService replicas, LogBound bound) {
+    /** {@code delivery}: the one {@code replicas} commits with; it watches the outputs this context's wiring builds. */
+    static ReplicationContext create(ClusterSession session, ReplicaService replicas, BarrierDelivery delivery, LogBound bound) {
         return new ReplicationContext(session, new Placement(session.peers()), new ConcurrentHashMap<>(),
-                replicas, new CopyOnWriteArrayList<>(), bound);
+                replicas, delivery.outputs(), delivery, bound);
     }
 
     /** The inboxes of final vertex {@code vertex}, created on first use. */

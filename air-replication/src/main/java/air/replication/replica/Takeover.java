@@ -270,10 +270,10 @@ final class Takeover {
         }
         List<ReplicaService.Held> copies = new ArrayList<>();
         for (int b : blocks) {
-            ReplicaService.Held held = replication.replicas().copyAt(b, at);
+            ReplicaService.Held held = replication.replicas().committedCopyAt(b, at);
             if (held == null) {
                 throw new IllegalStateException("block(s) " + moved + " moved together under " + view + " must resume from one checkpoint, "
-                        + at + ", but peer " + self() + " holds no copy of block " + b + " at it (its copies: "
+                        + at + ", but peer " + self() + " holds no committed copy of block " + b + " at it (its copies: "
                         + replication.replicas().idsCovering(b) + ")");
             }
             copies.add(held);
@@ -281,13 +281,14 @@ final class Takeover {
         return copies;
     }
 
-    /** The newest copy here covering {@code block}, checked against what producers already dropped from their logs. */
+    /** The newest committed copy here covering {@code block}, checked against what producers already dropped from their logs. */
     private ReplicaService.Held copyOf(int block) {
-        ReplicaService.Held held = replication.replicas().newestCovering(block);
+        ReplicaService.Held held = replication.replicas().newestCommittedCovering(block);
         if (held == null) {
             throw new IllegalStateException("peer " + self() + " holds no copy of block " + block + "'s state (replicas="
-                    + config.replicas() + "): it was lost before its first snapshot was replicated, or more peers than replicas were "
-                    + "lost within one replication interval");
+                    + config.replicas() + "): it was lost before its first snapshot was replicated and committed, or more peers than "
+                    + "replicas were lost within one replication interval (copies held, none committed: "
+                    + replication.replicas().idsCovering(block) + ")");
         }
         long dropped = replication.replicas().logCut(block);
         if (held.id() < dropped) {

@@ -96,7 +96,8 @@ class ReplicaServiceTest {
 
     /** Peer 0's service, cutting its copies into chunks of {@code chunkBytes}. */
     private ReplicaService sender(int replicas, long ackTimeoutMs, int chunkBytes) {
-        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, MAX_CHAIN, e -> { }, ackTimeoutMs, chunkBytes);
+        ReplicaService s = new ReplicaService(sessions.get(0), JOB, replicas, 1, MAX_CHAIN, new BarrierDelivery(sessions.get(0)), e -> { },
+                ackTimeoutMs, chunkBytes);
         services.add(s);
         return s;
     }
@@ -108,7 +109,13 @@ class ReplicaServiceTest {
 
     /** Peer 1's service, holding chains of at most {@code maxChain} checkpoints. */
     private ReplicaService receiver(int maxChain) {
-        ReplicaService s = new ReplicaService(sessions.get(1), JOB, 2, 1, maxChain, failed1::add);
+        return receiver(2, maxChain);
+    }
+
+    /** Peer 1's service in a job of {@code replicas} replicas (one: it keeps one committed copy per sender). */
+    private ReplicaService receiver(int replicas, int maxChain) {
+        ReplicaService s = new ReplicaService(sessions.get(1), JOB, replicas, 1, maxChain, new BarrierDelivery(sessions.get(1)),
+                failed1::add);
         services.add(s);
         return s;
     }
@@ -145,7 +152,7 @@ class ReplicaServiceTest {
             if (k == kind) {
                 return in;
             }
-            assertThat(k).as("a message to peer 2 other than a PUT or ACK").isEqualTo(ReplicaService.REPLICATED);
+            assertThat(k).as("a message to peer 2 other than a PUT, ACK or COMMIT").isEqualTo(ReplicaService.REPLICATED);
         }
     }
 
@@ -185,11 +192,37 @@ class ReplicaServiceTest {
         return new Ack(in.peer(), in.getLong(), in.getByte());
     }
 
-    /** Peer 2 answers peer 0's PUT of checkpoint {@code id}. */
+    /** Peer 2 answers peer 0's PUT (or COMMIT) of checkpoint {@code id}. */
     private void ack(long id, int status) {
         WireOut out = new WireOut(32);
         out.putByte(ReplicaService.ACK).putLong(JOB).putLong(sessions.get(2).view().epoch()).putLong(id).putByte(status);
         sessions.get(2).transport().send(0, Channels.REPLICA, out.buffer());
+    }
+
+    /** Peer 2 holds peer 0's checkpoint {@code id}: it acknowledges the PUT, then answers the COMMIT that follows. */
+    private void held(long id) throws InterruptedException {
+        ack(id, ReplicaService.HELD);
+        assertThat(next(ReplicaService.COMMIT).getLong()).as("the commit of checkpoint %d", id).isEqualTo(id);
+        ack(id, ReplicaService.COMMITTED);
+    }
+
+    /** Peer 2 commits its checkpoint {@code id} on peer 1. */
+    private void sendCommit(long id) {
+        WireOut out = new WireOut(32);
+        out.putByte(ReplicaService.COMMIT).putLong(JOB).putLong(sessions.get(2).view().epoch()).putLong(id);
+        sessions.get(2).transport().send(1, Channels.REPLICA, out.buffer());
+    }
+
+    /** Peer 2 commits its checkpoint {@code id} on peer 1, which answers that it did. */
+    private void commit(long id) throws InterruptedException {
+        sendCommit(id);
+        assertThat(nextAck()).isEqualTo(new Ack(1, id, ReplicaService.COMMITTED));
+    }
+
+    /** Peer 1 acknowledged peer 2's copy of checkpoint {@code id} as held, and peer 2 commits it. */
+    private void committed(long id) throws InterruptedException {
+        assertThat(nextAck()).isEqualTo(new Ack(1, id, ReplicaService.HELD));
+        commit(id);
     }
 
     /** Peer 2 sends peer 1 its part of checkpoint {@code id} (block 2): whole or changes, in one chunk. */
@@ -269,11 +302,11 @@ class ReplicaServiceTest {
             Put put = nextPut();
             assertThat(put.id()).isEqualTo(id);
             assertThat(put.mode()).as("checkpoint %d", id).isEqualTo(id == 1 ? ReplicaService.WHOLE : ReplicaService.CHANGES);
-            ack(id, ReplicaService.HELD);
+            held(id);
             written.get(20, TimeUnit.SECONDS);
         }
 
-        ReplicaService.Held three = peer1.newestCovering(0);
+        ReplicaService.Held three = peer1.newestCommittedCovering(0);
         assertThat(three.id()).isEqualTo(3);
         assertThat(three.from()).isZero();
         assertThat(states(three.parts().get(PART0))).as("the whole state, then the changes of 2 and 3").isEqualTo("complete 10 1 3");
@@ -283,17 +316,17 @@ class ReplicaServiceTest {
         assertThat(three.chain().get(0).get(PART0)).isEqualTo(whole(10));
         assertThat(three.chain().get(2).get(PART0)).isEqualTo(changes(3));
         assertThat(peer1.idsCovering(0)).containsExactly(1L, 2L, 3L);
-        assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("an older copy stays as it was").isEqualTo("complete 10 1");
-        assertThat(states(peer1.copyAt(0, 1).parts().get(PART0))).isEqualTo("complete 10");
+        assertThat(states(peer1.committedCopyAt(0, 2).parts().get(PART0))).as("an older copy stays as it was").isEqualTo("complete 10 1");
+        assertThat(states(peer1.committedCopyAt(0, 1).parts().get(PART0))).isEqualTo("complete 10");
         assertThat(peer0.replicatedCut(0)).isEqualTo(3);
         assertThat(failed1).isEmpty();
 
         Future<Void> whole = write(peer0, 4, 4, Map.of(PART0, whole(50)));
         assertThat(nextPut().mode()).as("a whole checkpoint starts a new chain").isEqualTo(ReplicaService.WHOLE);
-        ack(4, ReplicaService.HELD);
+        held(4);
         whole.get(20, TimeUnit.SECONDS);
-        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 50");
-        assertThat(peer1.newestCovering(0).chain()).as("a whole copy starts a new chain").hasSize(1);
+        assertThat(states(peer1.newestCommittedCovering(0).parts().get(PART0))).isEqualTo("complete 50");
+        assertThat(peer1.newestCommittedCovering(0).chain()).as("a whole copy starts a new chain").hasSize(1);
     }
 
     @Test
@@ -302,7 +335,7 @@ class ReplicaServiceTest {
         ReplicaService peer0 = sender(2, 3_000);
         Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
         nextPut();
-        ack(1, ReplicaService.HELD);
+        held(1);
         one.get(20, TimeUnit.SECONDS);
 
         Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1)));
@@ -322,16 +355,16 @@ class ReplicaServiceTest {
         Put put = nextPut();
         assertThat(put.id()).as("checkpoint 3 went nowhere").isEqualTo(4);
         assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
-        ack(4, ReplicaService.HELD);
+        held(4);
         four.get(20, TimeUnit.SECONDS);
-        assertThat(peer1.newestCovering(0).chain()).hasSize(1);
-        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 40");
+        assertThat(peer1.newestCommittedCovering(0).chain()).hasSize(1);
+        assertThat(states(peer1.newestCommittedCovering(0).parts().get(PART0))).isEqualTo("complete 40");
 
         Future<Void> five = write(peer0, 5, 4, Map.of(PART0, changes(5)));
         assertThat(nextPut().mode()).as("peer 2 acknowledged checkpoint 4").isEqualTo(ReplicaService.CHANGES);
-        ack(5, ReplicaService.HELD);
+        held(5);
         five.get(20, TimeUnit.SECONDS);
-        assertThat(states(peer1.newestCovering(0).parts().get(PART0))).isEqualTo("complete 40 5");
+        assertThat(states(peer1.newestCommittedCovering(0).parts().get(PART0))).isEqualTo("complete 40 5");
         assertThat(peer0.replicatedCut(0)).isEqualTo(5);
     }
 
@@ -341,7 +374,7 @@ class ReplicaServiceTest {
         ReplicaService peer0 = sender(2, 20_000);
         Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
         nextPut();
-        ack(1, ReplicaService.HELD);
+        held(1);
         one.get(20, TimeUnit.SECONDS);
 
         Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(1)));
@@ -359,11 +392,11 @@ class ReplicaServiceTest {
         assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
         assertThat(states(put.parts().get(PART0))).isEqualTo("complete 30");
         assertThat(three).as("not acknowledged yet").isNotDone();
-        ack(3, ReplicaService.HELD);
+        held(3);
         three.get(20, TimeUnit.SECONDS);
         assertThat(peer0.replicatedCut(0)).isEqualTo(3);
-        assertThat(peer1.newestCovering(0).id()).isEqualTo(3);
-        assertThat(peer1.newestCovering(0).chain()).hasSize(1);
+        assertThat(peer1.newestCommittedCovering(0).id()).isEqualTo(3);
+        assertThat(peer1.newestCommittedCovering(0).chain()).hasSize(1);
         assertThat(failed1).isEmpty();
     }
 
@@ -372,23 +405,23 @@ class ReplicaServiceTest {
         ReplicaService peer1 = receiver();
         put(2, ReplicaService.CHANGES, changes(1));
         assertThat(nextAck()).as("changes before any copy").isEqualTo(new Ack(1, 2, ReplicaService.SEND_WHOLE));
-        assertThat(peer1.newestCovering(2)).isNull();
+        assertThat(peer1.newestCommittedCovering(2)).isNull();
 
         put(1, ReplicaService.WHOLE, whole(10));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        committed(1);
         put(3, ReplicaService.CHANGES, changes(3)); // checkpoint 2 missed
         assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.SEND_WHOLE));
-        assertThat(peer1.newestCovering(2).id()).as("still the copy of checkpoint 1").isEqualTo(1);
+        assertThat(peer1.newestCommittedCovering(2).id()).as("still the copy of checkpoint 1").isEqualTo(1);
 
         byte[] folded = PartSections.append(PartSections.append(whole(10), changes(1)), changes(3));
         put(3, ReplicaService.WHOLE, folded);
-        assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.HELD));
-        assertThat(peer1.newestCovering(2).id()).isEqualTo(3);
-        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3");
+        committed(3);
+        assertThat(peer1.newestCommittedCovering(2).id()).isEqualTo(3);
+        assertThat(states(peer1.newestCommittedCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3");
 
         put(4, ReplicaService.CHANGES, changes(4));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 4, ReplicaService.HELD));
-        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3 4");
+        committed(4);
+        assertThat(states(peer1.newestCommittedCovering(2).parts().get(PART2))).isEqualTo("complete 10 1 3 4");
         assertThat(peer1.idsCovering(2)).containsExactly(1L, 3L, 4L);
         assertThat(failed1).isEmpty();
     }
@@ -397,13 +430,13 @@ class ReplicaServiceTest {
     void changes_that_cannot_be_folded_fail_the_job_naming_the_sender() throws Exception {
         ReplicaService peer1 = receiver();
         put(1, ReplicaService.WHOLE, whole(10));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        committed(1);
         put(2, ReplicaService.CHANGES, new byte[] {0, 0, 0, 1, 42, 42});
 
         Throwable failure = nextFailure();
         assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessageContaining("malformed replica message")
                 .hasMessageContaining("from peer 2").hasMessageContaining("part v0/2 of checkpoint 2 cannot be folded");
-        assertThat(peer1.newestCovering(2).id()).as("the copy held is left as it was").isEqualTo(1);
+        assertThat(peer1.newestCommittedCovering(2).id()).as("the copy held is left as it was").isEqualTo(1);
     }
 
     @Test
@@ -418,10 +451,10 @@ class ReplicaServiceTest {
         assertThat(put.mode()).isEqualTo(ReplicaService.WHOLE);
         assertThat(put.parts()).containsOnlyKeys(PART0, "v1/0");
         assertThat(put.parts().get("v1/0")).isEqualTo(big);
-        ack(1, ReplicaService.HELD);
+        held(1);
         one.get(20, TimeUnit.SECONDS);
 
-        ReplicaService.Held held = peer1.newestCovering(0);
+        ReplicaService.Held held = peer1.newestCommittedCovering(0);
         assertThat(held.id()).isEqualTo(1);
         assertThat(held.blocks()).containsExactly(0);
         assertThat(held.parts()).containsOnlyKeys(PART0, "v1/0");
@@ -433,11 +466,11 @@ class ReplicaServiceTest {
         Put changes = nextPut();
         assertThat(changes.mode()).isEqualTo(ReplicaService.CHANGES);
         assertThat(changes.chunks()).isGreaterThan(100);
-        ack(2, ReplicaService.HELD);
+        held(2);
         two.get(20, TimeUnit.SECONDS);
-        assertThat(states(peer1.copyAt(0, 2).parts().get(PART0))).as("changes in many chunks, folded").isEqualTo("complete 10 1");
-        assertThat(peer1.copyAt(0, 2).parts().get("v1/0")).isEqualTo(bigger);
-        assertThat(peer1.copyAt(0, 1).parts().get("v1/0")).isEqualTo(big);
+        assertThat(states(peer1.committedCopyAt(0, 2).parts().get(PART0))).as("changes in many chunks, folded").isEqualTo("complete 10 1");
+        assertThat(peer1.committedCopyAt(0, 2).parts().get("v1/0")).isEqualTo(bigger);
+        assertThat(peer1.committedCopyAt(0, 1).parts().get("v1/0")).isEqualTo(big);
         assertThat(peer0.replicatedCut(0)).isEqualTo(2);
         assertThat(failed1).isEmpty();
     }
@@ -453,8 +486,9 @@ class ReplicaServiceTest {
         put(99, ReplicaService.CHANGES, changes(5)); // every chunk before this one was handled once it is answered
         assertThat(nextAck()).isEqualTo(new Ack(1, 2, ReplicaService.HELD));
         assertThat(nextAck()).as("no acknowledgement of checkpoint 1").isEqualTo(new Ack(1, 99, ReplicaService.SEND_WHOLE));
+        commit(2);
         assertThat(peer1.idsCovering(2)).containsExactly(2L);
-        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 20");
+        assertThat(states(peer1.newestCommittedCovering(2).parts().get(PART2))).isEqualTo("complete 20");
 
         byte[][] three = cut(body(whole(30)), 3);
         chunk(3, ReplicaService.WHOLE, 0, 3, three[0]);
@@ -474,10 +508,10 @@ class ReplicaServiceTest {
         assertThat(failed1).as("chunks out of order drop the copy, they do not fail the job").isEmpty();
 
         put(6, ReplicaService.WHOLE, whole(60), 4);
-        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
+        committed(6);
         put(7, ReplicaService.CHANGES, changes(7), 5);
-        assertThat(nextAck()).isEqualTo(new Ack(1, 7, ReplicaService.HELD));
-        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 60 7");
+        committed(7);
+        assertThat(states(peer1.newestCommittedCovering(2).parts().get(PART2))).isEqualTo("complete 60 7");
         assertThat(peer1.idsCovering(2)).containsExactly(2L, 6L, 7L);
     }
 
@@ -507,8 +541,9 @@ class ReplicaServiceTest {
 
         put(1, ReplicaService.WHOLE, whole(10), 3);
         assertThat(nextAck()).as("the first acknowledgement: no garbage was held").isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        commit(1);
         assertThat(peer1.idsCovering(2)).containsExactly(1L);
-        assertThat(states(peer1.newestCovering(2).parts().get(PART2))).isEqualTo("complete 10");
+        assertThat(states(peer1.newestCommittedCovering(2).parts().get(PART2))).isEqualTo("complete 10");
         assertThat(failed1).isEmpty();
     }
 
@@ -520,10 +555,10 @@ class ReplicaServiceTest {
             byte[] part = id == 1 ? whole(10) : changes(id);
             sent.add(Map.of(PART2, part));
             put(id, id == 1 ? ReplicaService.WHOLE : ReplicaService.CHANGES, part, id == 4 ? 3 : 1);
-            assertThat(nextAck()).isEqualTo(new Ack(1, id, ReplicaService.HELD));
+            committed(id);
         }
 
-        ReplicaService.Held five = peer1.newestCovering(2);
+        ReplicaService.Held five = peer1.newestCommittedCovering(2);
         assertThat(five.id()).isEqualTo(5);
         assertThat(five.chain()).as("nothing folded: the whole copy of 1 and the changes of 2 to 5").hasSize(5);
         for (int i = 0; i < 5; i++) {
@@ -537,16 +572,16 @@ class ReplicaServiceTest {
                 .extracting(WireIn::getLong).containsExactly(10L, 2L, 3L, 4L, 5L);
         assertThat(five.part("v0/9")).isNull();
         assertThat(peer1.idsCovering(2)).containsExactly(3L, 4L, 5L);
-        assertThat(states(peer1.copyAt(2, 3).part(PART2))).as("an older copy: a shorter chain").isEqualTo("complete 10 2 3");
+        assertThat(states(peer1.committedCopyAt(2, 3).part(PART2))).as("an older copy: a shorter chain").isEqualTo("complete 10 2 3");
 
         put(6, ReplicaService.WHOLE, whole(60));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 6, ReplicaService.HELD));
-        assertThat(peer1.newestCovering(2).chain()).as("a whole copy replaces the chain").hasSize(1);
+        committed(6);
+        assertThat(peer1.newestCommittedCovering(2).chain()).as("a whole copy replaces the chain").hasSize(1);
         put(7, ReplicaService.CHANGES, changes(7));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 7, ReplicaService.HELD));
-        assertThat(peer1.newestCovering(2).chain()).hasSize(2);
-        assertThat(states(peer1.newestCovering(2).part(PART2))).isEqualTo("complete 60 7");
-        assertThat(states(peer1.copyAt(2, 5).part(PART2))).as("the copy of 5 kept for a common checkpoint").isEqualTo("complete 10 2 3 4 5");
+        committed(7);
+        assertThat(peer1.newestCommittedCovering(2).chain()).hasSize(2);
+        assertThat(states(peer1.newestCommittedCovering(2).part(PART2))).isEqualTo("complete 60 7");
+        assertThat(states(peer1.committedCopyAt(2, 5).part(PART2))).as("the copy of 5 kept for a common checkpoint").isEqualTo("complete 10 2 3 4 5");
         assertThat(failed1).isEmpty();
     }
 
@@ -554,33 +589,34 @@ class ReplicaServiceTest {
     void a_chain_past_its_bound_in_checkpoints_or_bytes_is_answered_send_whole_and_the_copy_held_stays() throws Exception {
         ReplicaService peer1 = receiver(3);
         put(1, ReplicaService.WHOLE, whole(10));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        committed(1);
         put(2, ReplicaService.CHANGES, changes(2));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 2, ReplicaService.HELD));
+        committed(2);
         put(3, ReplicaService.CHANGES, changes(3));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 3, ReplicaService.HELD));
+        committed(3);
         put(4, ReplicaService.CHANGES, changes(4));
         assertThat(nextAck()).as("a fourth checkpoint in a chain of at most three").isEqualTo(new Ack(1, 4, ReplicaService.SEND_WHOLE));
-        assertThat(peer1.newestCovering(2).id()).isEqualTo(3);
-        assertThat(states(peer1.newestCovering(2).part(PART2))).isEqualTo("complete 10 2 3");
+        assertThat(peer1.newestCommittedCovering(2).id()).isEqualTo(3);
+        assertThat(states(peer1.newestCommittedCovering(2).part(PART2))).isEqualTo("complete 10 2 3");
         put(4, ReplicaService.WHOLE, whole(40));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 4, ReplicaService.HELD));
-        assertThat(peer1.newestCovering(2).chain()).hasSize(1);
+        committed(4);
+        assertThat(peer1.newestCommittedCovering(2).chain()).hasSize(1);
 
         Random random = new Random(4);
         int floor = (int) ReplicaService.CHAIN_BYTES_FLOOR;
         put(5, ReplicaService.WHOLE, wholeOf(random(random, floor + floor / 4)), 4);
-        assertThat(nextAck()).isEqualTo(new Ack(1, 5, ReplicaService.HELD));
+        committed(5);
         put(6, ReplicaService.CHANGES, changesOf(random(random, floor * 7 / 5)), 4);
         assertThat(nextAck()).as("changes of 1.4 MiB onto a whole copy of 1.25 MiB: a growing state").isEqualTo(new Ack(1, 6,
                 ReplicaService.HELD));
+        commit(6);
         put(7, ReplicaService.CHANGES, changesOf(random(random, floor * 12 / 5)), 4);
         assertThat(nextAck()).as("changes of 3.8 MiB onto a whole copy of 1.25 MiB").isEqualTo(new Ack(1, 7, ReplicaService.SEND_WHOLE));
-        assertThat(peer1.newestCovering(2).id()).isEqualTo(6);
-        assertThat(peer1.newestCovering(2).chain()).hasSize(2);
+        assertThat(peer1.newestCommittedCovering(2).id()).isEqualTo(6);
+        assertThat(peer1.newestCommittedCovering(2).chain()).hasSize(2);
 
         put(8, ReplicaService.WHOLE, whole(80));
-        assertThat(nextAck()).isEqualTo(new Ack(1, 8, ReplicaService.HELD));
+        committed(8);
         for (long id = 9; id <= 10; id++) {
             put(id, ReplicaService.CHANGES, changes(id));
             assertThat(nextAck()).as("changes of a few bytes onto a small whole copy: under the floor").isEqualTo(new Ack(1, id,
@@ -598,24 +634,87 @@ class ReplicaServiceTest {
         assertThat(peer0.prefersWhole()).as("nothing sent yet").isFalse();
         Future<Void> one = write(peer0, 1, 1, Map.of(PART0, wholeOf(random(random, floor * 2))));
         nextPut();
-        ack(1, ReplicaService.HELD);
+        held(1);
         one.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("a whole copy held, no changes yet").isFalse();
         Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changesOf(random(random, floor / 8))));
         nextPut();
-        ack(2, ReplicaService.HELD);
+        held(2);
         two.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("small changes onto a 2 MiB copy").isFalse();
         Future<Void> three = write(peer0, 3, 1, Map.of(PART0, changesOf(random(random, floor * 5 / 2))));
         nextPut();
-        ack(3, ReplicaService.HELD);
+        held(3);
         three.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("2.6 MiB of changes held, two more like the last would pass three times the 2 MiB copy")
                 .isTrue();
         Future<Void> four = write(peer0, 4, 4, Map.of(PART0, wholeOf(random(random, floor * 2))));
         nextPut();
-        ack(4, ReplicaService.HELD);
+        held(4);
         four.get(20, TimeUnit.SECONDS);
         assertThat(peer0.prefersWhole()).as("a whole copy starts again (two changes like the last, 5 MiB, fit under 6 MiB)").isFalse();
+    }
+    /**
+     * A copy held is not yet one a takeover may resume from: only once its sender committed it
+     * (everything it sent before the barrier delivered). One replica keeps the committed copy beside
+     * the newer one until that is committed, and at most two copies newer than the committed one.
+     */
+    @Test
+    void a_copy_counts_for_a_takeover_only_once_its_sender_committed_it() throws Exception {
+        ReplicaService peer1 = receiver(1, MAX_CHAIN);
+        put(1, ReplicaService.WHOLE, whole(10));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 1, ReplicaService.HELD));
+        assertThat(peer1.newestCommittedCovering(2)).as("held, not committed").isNull();
+        commit(1);
+        put(2, ReplicaService.CHANGES, changes(2));
+        assertThat(nextAck()).isEqualTo(new Ack(1, 2, ReplicaService.HELD));
+        assertThat(peer1.newestCommittedCovering(2).id()).as("checkpoint 2 held, not committed").isEqualTo(1);
+        assertThat(peer1.committedCopyAt(2, 2)).isNull();
+        assertThat(peer1.idsCovering(2)).as("the committed copy kept beside the newer one").containsExactly(1L, 2L);
+        commit(2);
+        assertThat(states(peer1.newestCommittedCovering(2).part(PART2))).isEqualTo("complete 10 2");
+        assertThat(peer1.idsCovering(2)).as("one replica: the newest committed copy only").containsExactly(2L);
+
+        sendCommit(9);
+        assertThat(nextAck()).as("a commit of a copy not held here is refused").isEqualTo(new Ack(1, 9, ReplicaService.SEND_WHOLE));
+        for (long id = 3; id <= 5; id++) {
+            put(id, ReplicaService.CHANGES, changes(id));
+            assertThat(nextAck()).isEqualTo(new Ack(1, id, ReplicaService.HELD));
+        }
+        assertThat(peer1.idsCovering(2)).as("two copies kept beyond the committed one").containsExactly(2L, 4L, 5L);
+        assertThat(peer1.newestCommittedCovering(2).id()).isEqualTo(2);
+        commit(5);
+        assertThat(states(peer1.newestCommittedCovering(2).part(PART2))).isEqualTo("complete 10 2 3 4 5");
+        assertThat(peer1.idsCovering(2)).containsExactly(5L);
+        assertThat(failed1).isEmpty();
+    }
+
+    /**
+     * A write returns, and its checkpoint counts as replicated, only once every target answered its
+     * COMMIT; a target that refuses the commit fails the write, which then counts for nothing.
+     */
+    @Test
+    void a_write_returns_and_counts_as_replicated_only_once_every_target_answered_its_commit() throws Exception {
+        ReplicaService peer1 = receiver();
+        ReplicaService peer0 = sender(2, 20_000);
+        Future<Void> one = write(peer0, 1, 1, Map.of(PART0, whole(10)));
+        nextPut();
+        ack(1, ReplicaService.HELD);
+        assertThat(next(ReplicaService.COMMIT).getLong()).isEqualTo(1);
+        assertThat(one).as("held by both targets, the commit not yet answered by peer 2").isNotDone();
+        assertThat(peer0.replicatedCut(0)).isZero();
+        ack(1, ReplicaService.COMMITTED);
+        one.get(20, TimeUnit.SECONDS);
+        assertThat(peer0.replicatedCut(0)).isEqualTo(1);
+        assertThat(peer1.newestCommittedCovering(0).id()).isEqualTo(1);
+
+        Future<Void> two = write(peer0, 2, 1, Map.of(PART0, changes(2)));
+        nextPut();
+        ack(2, ReplicaService.HELD);
+        assertThat(next(ReplicaService.COMMIT).getLong()).isEqualTo(2);
+        ack(2, ReplicaService.SEND_WHOLE);
+        assertThatThrownBy(() -> two.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IOException.class)
+                .hasMessageContaining("checkpoint 2 of peer 0 is not committed: peer 2 does not hold its copy");
+        assertThat(peer0.replicatedCut(0)).as("checkpoint 2 does not count as replicated").isEqualTo(1);
     }
 }

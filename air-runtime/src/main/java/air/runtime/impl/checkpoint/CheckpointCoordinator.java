@@ -414,6 +414,20 @@ public final class CheckpointCoordinator implements AutoCloseable {
         return lastWritten;
     }
 
+    /**
+     * The job failed: its checkpoints no longer count, so a write in flight (waiting, say, on
+     * replicas a lost peer can no longer reach) is interrupted rather than waited for.
+     */
+    public void abort() {
+        registry.remove(writeAge);
+        writer.shutdownNow();
+        try {
+            writer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Waits for the writes already handed over, then stops the writer thread. */
     @Override
     public void close() {
