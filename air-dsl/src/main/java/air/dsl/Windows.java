@@ -57,9 +57,9 @@ public final class Windows {
 
     /**
      * Event-time session windows per key with a gap of {@code gapMs}: a key's session ends when its
-     * next record comes {@code gapMs} or more after the previous one (as Flink's
+     * next record comes more than {@code gapMs} after the previous one (as Flink's
      * {@code EventTimeSessionWindows.withGap}: each record's {@code [t, t + gap)} merged while they
-     * overlap). Results are {@code WindowResult(start, end, key, value)} with {@code start} the
+     * overlap or touch). Results are {@code WindowResult(start, end, key, value)} with {@code start} the
      * first record's time and {@code end} the last record's time + gap, emitted once progress
      * passes {@code end}. Only after {@code keyBy(...)}; aggregate or reduce it (no top-k, no join).
      * Routed by key whatever the job's routing. See docs/dsl.md, "Session and count windows".

@@ -52,7 +52,8 @@ class SessionWindowTest {
             list.sort(Comparator.comparingLong(Event::time));
             int from = 0;
             for (int i = 1; i <= list.size(); i++) {
-                if (i == list.size() || list.get(i).time() - list.get(i - 1).time() >= gap) {
+                // a record exactly one gap after the one before continues the session: windows that touch merge, as in Flink
+                if (i == list.size() || list.get(i).time() - list.get(i - 1).time() > gap) {
                     long sum = 0;
                     for (int j = from; j < i; j++) {
                         sum += list.get(j).value();
@@ -141,12 +142,32 @@ class SessionWindowTest {
         // a@0 and a@3000 are two sessions of gap 2000 until a@1500 (late by 1500, within the disorder) bridges them
         List<Event> events = List.of(new Event("a", 0, 1), new Event("b", 100, 1), new Event("a", 3_000, 2), new Event("a", 1_500, 4),
                 new Event("b", 2_099, 16), new Event("b", 4_099, 32), new Event("a", 9_000, 8));
-        Map<String, Integer> expected = Map.of(row("a", 0, 5_000, 3, 7), 1, row("a", 9_000, 11_000, 1, 8), 1, row("b", 100, 4_099, 2, 17), 1,
-                row("b", 4_099, 6_099, 1, 32), 1);
+        // b@4099 comes exactly one gap after b@2099: it continues b's session
+        Map<String, Integer> expected = Map.of(row("a", 0, 5_000, 3, 7), 1, row("a", 9_000, 11_000, 1, 8), 1, row("b", 100, 6_099, 3, 49), 1);
         assertThat(plainSessions(events, 2_000)).isEqualTo(expected);
         for (Progress progress : Progress.values()) {
             assertThat(run(events, 2_000, 2_000, config(1).batchSize(1).progress(progress), true).sessions()).as(progress.name())
                     .isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Sessions that touch merge, as Flink's {@code EventTimeSessionWindows.withGap} does and as the
+     * DSL documents: {@code a@0} and {@code a@10000} under a gap of 10 s are one session
+     * {@code [0, 20000)} of 2 (before: {@code [0,10000)=1} and {@code [10000,20000)=1}); one
+     * millisecond more apart they are two.
+     */
+    @Test
+    void a_record_exactly_one_gap_after_the_last_continues_the_session() {
+        List<Event> events = List.of(new Event("a", 0, 1), new Event("b", 0, 4), new Event("a", 10_000, 2), new Event("b", 10_001, 8));
+        Map<String, Integer> expected = Map.of(row("a", 0, 20_000, 2, 3), 1, row("b", 0, 10_000, 1, 4), 1, row("b", 10_001, 20_001, 1, 8), 1);
+        assertThat(plainSessions(events, 10_000)).isEqualTo(expected);
+        for (Progress progress : Progress.values()) {
+            for (int workers = 1; workers <= 2; workers++) {
+                Run got = run(events, 10_000, 0, config(workers).batchSize(1).progress(progress), false);
+                assertThat(got.late()).as("in order: nothing late").isZero();
+                assertThat(got.sessions()).as(progress + " workers=" + workers).isEqualTo(expected);
+            }
         }
     }
 

@@ -70,7 +70,7 @@ public final class MpjTransport implements Transport {
     private final CopyOnWriteArrayList<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of generic queues
     private MpjTransport(FrameCodec codec) {
         this.world = MPI.COMM_WORLD;
         this.self = world.Rank();

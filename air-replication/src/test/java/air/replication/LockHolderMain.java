@@ -13,6 +13,7 @@ public final class LockHolderMain {
     private LockHolderMain() {
     }
 
+    @SuppressWarnings("try") // the claim is held for the block
     public static void main(String[] args) throws IOException {
         FileCheckpointStore store = new FileCheckpointStore(Path.of(args[0]), 3);
         try (CheckpointStore.Claim claim = store.claim(args[1], 0, 1)) {

@@ -76,6 +76,7 @@ class PeerLockTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the claim is held for the block
     void checkpoints_of_a_live_run_are_not_discarded(@TempDir Path dir) throws IOException {
         FileCheckpointStore live = new FileCheckpointStore(dir, 3);
         FileCheckpointStore other = new FileCheckpointStore(dir, 3);
@@ -94,6 +95,7 @@ class PeerLockTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the claim is held for the block
     void a_claim_removes_the_temporary_files_its_peer_left_when_killed_and_no_one_elses(@TempDir Path dir) throws IOException {
         FileCheckpointStore earlier = new FileCheckpointStore(dir, 3);
         earlier.write("job", 1, 0, 2, Map.of("v0/0", new byte[] {1}));

@@ -120,7 +120,7 @@ public final class TcpTransport implements Transport {
     /** {@link #crash}: closed without a goodbye. Set before {@link #closed}. */
     private volatile boolean crashed;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // arrays of generic queues and maps
     private TcpTransport(int self, int peers, FrameCodec codec, Socket[][] sockets) {
         this.self = self;
         this.peers = peers;

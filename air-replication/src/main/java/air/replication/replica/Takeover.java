@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * is a function of the view alone ({@link #owner}): its first peer, or else the first member after
  * it in ring order; so every survivor agrees, and a block whose new owner was itself lost before
  * it announced the takeover moves on with the next view instead of being owned by nobody. The
- * owner builds the tasklets of each block it newly owns from the newest copy here that covers it
+ * owner builds the tasklets of each block it newly owns from the newest committed copy here that covers it
  * (of whichever peer replicated it last), moves the blocks to itself, starts them and tells the
  * others; every peer then sends each moved destination what it logged for it. The blocks' sources
  * resume from their replicated positions and catch up on barriers; nothing else rolls back.

@@ -21,7 +21,7 @@ final class UpstreamLog {
     private final ArrayDeque<Entry>[] perDestination;
     private long bytes;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of generic deques
     UpstreamLog(int destinations) {
         perDestination = new ArrayDeque[destinations];
         for (int d = 0; d < destinations; d++) {

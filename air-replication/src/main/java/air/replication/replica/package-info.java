@@ -7,6 +7,12 @@
  * replicated positions; final instances drop what they already have, because every producer's
  * frames, credit and barriers reach each destination in ascending epoch order.
  *
+ * <p>A copy counts only once it is <em>committed</em>: its peer's producers have sent the
+ * snapshot's barrier everywhere and every live peer confirmed it received what came before
+ * ({@link air.replication.replica.BarrierDelivery}); a takeover resumes only from a committed copy.
+ * Otherwise records and the barrier still in a dying peer's send queue would be lost, since the
+ * producers resume after them.
+ *
  * <p>Why it is a module of its own: the runtime does not depend on it. It finds this package
  * through {@code air.runtime.ft.ReplicationProvider} ({@link air.replication.replica.ReplicationModule},
  * registered in {@code META-INF/services}) only when a job asks for replicas, and talks to it through

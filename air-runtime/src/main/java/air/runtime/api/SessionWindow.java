@@ -2,10 +2,11 @@ package air.runtime.api;
 
 /**
  * Event-time session windows with a gap of {@code gapMs}: two records of a key are in one session
- * when no record of that key between them follows its predecessor by {@code gapMs} or more. A
+ * when no record of that key between them follows its predecessor by more than {@code gapMs}. A
  * session is {@code [time of its first record, time of its last record + gapMs)}, so every record
- * opens a window {@code [t, t + gapMs)} and windows that overlap merge (Flink's
- * {@code EventTimeSessionWindows.withGap}). A session is emitted once progress passes its end.
+ * opens a window {@code [t, t + gapMs)} and windows that overlap or touch merge (Flink's
+ * {@code EventTimeSessionWindows.withGap}: a record exactly {@code gapMs} after the last one
+ * continues the session). A session is emitted once progress passes its end.
  */
 public record SessionWindow(long gapMs) implements PerKeyWindow {
 

@@ -11,7 +11,7 @@ import air.wire.WireOut;
  * What a session window's partial half keeps per (pane, key) and ships to the key's owner: the
  * event times of the first and the last record it holds and the user's accumulator of them. A
  * pane is never longer than the gap, so the records of one pane and key always form one part of a
- * single session; the owner merges parts whose {@code [first, last + gap)} overlap.
+ * single session; the owner merges parts whose {@code [first, last + gap)} overlap or touch.
  */
 public final class SessionPart {
 

@@ -15,6 +15,7 @@ import com.esotericsoftware.kryo.util.DefaultClassResolver;
 final class AllowListClassResolver extends DefaultClassResolver {
 
     @Override
+    @SuppressWarnings("rawtypes") // Kryo's signature
     public Registration registerImplicit(Class type) {
         if (!SerialAllowList.allows(type)) {
             throw new KryoException(SerialAllowList.refusal(type));

@@ -25,6 +25,7 @@ final class BoundedSizes {
     private BoundedSizes() {
     }
 
+    @SuppressWarnings("unchecked") // Kryo's registrations hold raw serializers
     static void install(Kryo kryo) {
         // the classes Kryo presizes from the count; subclasses share the caps (their format is unchanged)
         kryo.addDefaultSerializer(ArrayList.class, new BoundedCollection());

@@ -43,6 +43,7 @@ final class OwnerFile {
         locked(owner, false, write);
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, never named in it
     private void locked(OwnerToken owner, boolean claiming, Runnable action) {
         try {
             Files.createDirectories(file.getParent());

@@ -31,7 +31,7 @@ public final class SessionsLoop {
         for (long i = 0; i < n; i++) {
             YsbEvent e = g.event(i);
             Open s = open.get(e.adId());
-            if (s != null && e.eventTime() - s.last >= gapMs) {
+            if (s != null && e.eventTime() - s.last >= gapMs) { // YSB-SPEC 11: a gap of G or more ends a session
                 rows.add(s.start, e.adId(), s.count, s.last + gapMs, 0);
                 s = null;
             }

@@ -43,7 +43,7 @@ final class YsbCommand {
     Long rate;
 
     @Option(names = "--gap", paramLabel = "G", converter = Gap.class,
-            description = "with --query sessions: the session gap in ms, 1..86400000 (default 2000)")
+            description = "with --query sessions: the session gap in ms, 2..86400000 (default 2000)")
     Long gap;
 
     @Option(names = "--offered", paramLabel = "L", converter = Count.class,
@@ -258,7 +258,7 @@ final class YsbCommand {
     static final class Gap implements ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
-            return inRange(text, 1, 86_400_000);
+            return inRange(text, 2, 86_400_000);
         }
     }
 

@@ -221,7 +221,6 @@ public final class OperatorIds {
         };
     }
 
-    /** What a window's state depends on: its aggregation, window, key type, routing, progress and late-record settings. */
     /** An aggregation: its operation, key kind, and whether its frames are packed (their snapshots differ in form). */
     private static String aggregation(WindowAggregation a) {
         return a.describe() + " key " + key(a.key()) + (LongValueFrame.fits(a) ? " packed" : "");

@@ -495,8 +495,10 @@ public final class JobGraph {
             openReader(v, s, instance, reader);
             ops.bindOrigins(reader::describePosition); // the chain runs inside the reader's emit: its position is the record's origin
             positions.add(0, "source", s.info(), null, next); // sources count in their tasklets, not here
-            tasklets.add(new SourceTasklet(context, name + " " + s.info().name(), reader, next, config.batchSize(), global(instance, v),
-                    state, cp));
+            @SuppressWarnings("unchecked") // the chain's first inlet takes what the reader emits: the DSL typed the plan
+            SourceTasklet<Object> source = new SourceTasklet<>(context, name + " " + s.info().name(), (SourceReader<Object>) reader,
+                    (Inlet<Object>) next, config.batchSize(), global(instance, v), state, cp);
+            tasklets.add(source);
             return;
         }
         OperatorFactory.Head head = ops.head(v.id(), v.head(), global(instance, v), globalParallelism(v), next, body.deadLetters());

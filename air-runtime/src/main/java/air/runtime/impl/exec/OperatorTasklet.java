@@ -95,15 +95,15 @@ final class OperatorTasklet extends Tasklet {
         return state.restoreChain(finished, checkpoints, this::lastState);
     }
 
-    /**
-     * The part: whether this instance finished, its edge and operator as the head's state (or, in
-     * an incremental checkpoint, what the operator changed since), then the chain's operators.
-     */
     /** The part that stands for this ended instance, captured under the first checkpoint that will hold it. */
     private WireOut lastState() {
         return capture(true, checkpoints.firstHolding(state.part())).done();
     }
 
+    /**
+     * The part: whether this instance finished, its edge and operator as the head's state (or, in
+     * an incremental checkpoint, what the operator changed since), then the chain's operators.
+     */
     private PartSections capture(boolean finished, long id) {
         boolean full = finished || checkpoints.full(id);
         return state.capture(head -> {

@@ -303,17 +303,17 @@ public final class Recovery {
         return restoredId;
     }
 
-    /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
-    /** Whether every peer wrote checkpoint {@code id} (this one has): its two-phase-commit sinks may commit it. */
     /** The newest checkpoint of this job any peer began ({@link CheckpointStore#newestBegun}). */
     long newestBegun() throws IOException {
         return peers == 1 ? 0 : config.checkpointStore().newestBegun(key);
     }
 
+    /** Whether every peer wrote checkpoint {@code id} (this one has): its two-phase-commit sinks may commit it. */
     boolean writtenByAll(long id) throws IOException {
         return peers == 1 || config.checkpointStore().writtenByAll(key, id, peers);
     }
 
+    /** A stop with a savepoint for this run, which stops the job by {@code stop} once every peer wrote it. */
     SavepointStop savepoints(CheckpointCoordinator coordinator, LongConsumer stop) {
         return new SavepointStop(coordinator, config.checkpointStore(), key, config.name(), peers, config.checkpointIntervalMs(), stop);
     }

@@ -189,12 +189,12 @@ final class SourceTasklet<T> extends Tasklet {
         state.emitBarrier(id);
     }
 
-    /** The part: whether this instance finished and its reader's state as the head's state, then the chain's operators. */
     /** The part that stands for this ended instance, captured under the first checkpoint that will hold it. */
     private WireOut lastState() {
         return capture(true, checkpoints.firstHolding(state.part())).done();
     }
 
+    /** The part: whether this instance finished and its reader's state as the head's state, then the chain's operators. */
     private PartSections capture(boolean finished, long id) {
         return state.capture(head -> {
             positions.write(head.putByte(finished ? 1 : 0), id);

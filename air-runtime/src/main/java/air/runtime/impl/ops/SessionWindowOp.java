@@ -28,13 +28,15 @@ import java.util.PriorityQueue;
  *
  * <ul>
  *   <li>A part {@code [first, last]} joins every open session of its key whose
- *       {@code [start, last + gap)} overlaps {@code [first, last + gap)}; a part that bridges two
- *       sessions merges them. Open sessions of a key never overlap, so one pass over them does.</li>
+ *       {@code [start, last + gap)} overlaps or touches {@code [first, last + gap)} (Flink's
+ *       {@code EventTimeSessionWindows}: a record exactly one gap after the last one continues the
+ *       session); a part that bridges two sessions merges them. Open sessions of a key never
+ *       overlap or touch, so one pass over them does.</li>
  *   <li>Progress counts in whole panes: parts travel per pane of event time, and a pane's part
  *       arrives only once its pane is complete at its producer, so only the panes ending at or
  *       before {@code completeBelow} rounded down to a pane are known complete here. A session
- *       closes when its end is at or below that bound: no record that could still join it can
- *       come.</li>
+ *       closes when its end is below that bound: a record at its end would still join it, so the
+ *       pane holding the end must be complete too (or the input ended).</li>
  *   <li>Results are {@code WindowResult(start, end, key, value)} with event time {@code end - 1}.</li>
  * </ul>
  *
@@ -117,7 +119,7 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
         overlapping.clear();
         for (int i = 0; i < sessions.size(); i++) {
             Session s = sessions.get(i);
-            if (s.start < last + gap && first < s.end) {
+            if (s.start <= last + gap && first <= s.end) { // overlapping or touching
                 overlapping.add(s);
                 start = Math.min(start, s.start);
                 newest = Math.max(newest, s.last);
@@ -166,12 +168,26 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
         return into;
     }
 
+    /** Parts travel per pane: only the panes that end by {@code completeBelow}, rounded down to a pane, are all here. */
+    private long bound(long completeBelow) {
+        return completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : completeBelow - Math.floorMod(completeBelow, pane);
+    }
+
+    /**
+     * A session still open ends at or after the bound (one ending exactly there waits for a record
+     * at its end), and is emitted at {@code end - 1}: so the output is complete below {@code bound - 1}.
+     */
+    @Override
+    public long outputProgress(long completeBelow) {
+        long bound = bound(completeBelow);
+        return bound == Long.MAX_VALUE || bound == Long.MIN_VALUE ? bound : bound - 1;
+    }
+
     @Override
     public void onProgress(long completeBelow) {
-        // parts travel per pane: only the panes that end by completeBelow, rounded down to a pane, are all here
-        long bound = completeBelow == Long.MAX_VALUE ? Long.MAX_VALUE : completeBelow - Math.floorMod(completeBelow, pane);
+        long bound = bound(completeBelow);
         Session s;
-        while ((s = byEnd.peek()) != null && s.end <= bound) {
+        while ((s = byEnd.peek()) != null && (s.end < bound || bound == Long.MAX_VALUE)) {
             byEnd.poll();
             if (s.closed) {
                 continue; // merged into a later one

@@ -72,7 +72,7 @@ public final class TopKWindowOp<T> implements Operator, Counted, WindowStats, Wi
         }
         frame.emitResults(start, end, ranker);
         @SuppressWarnings("unchecked")
-        WindowResult<Object, Object>[] best = new WindowResult[kept.size()];
+        WindowResult<Object, Object>[] best = (WindowResult<Object, Object>[]) new WindowResult<?, ?>[kept.size()];
         for (int i = best.length - 1; i >= 0; i--) {
             best[i] = kept.poll(); // the worst first
         }
