@@ -7,6 +7,7 @@ import air.runtime.JobEvent;
 import air.runtime.api.CheckpointStore;
 import air.runtime.impl.checkpoint.PartNames;
 import air.runtime.impl.cluster.ClusterSession;
+import air.runtime.impl.cluster.MembershipView;
 import air.runtime.impl.event.JobEvents;
 import air.wire.FrameException;
 import air.wire.WireIn;
@@ -74,7 +75,8 @@ import org.slf4j.LoggerFactory;
  * CHANGES since the checkpoint before, added to the chain held), ACK (with a status: HELD, or
  * SEND_WHOLE when the changes do not apply to the chain held here, or when a COMMIT names a copy not
  * held here; the sender's write of that checkpoint then fails, and its next is whole; COMMITTED in
- * answer to a COMMIT), COMMIT (the copy of a checkpoint held here may be resumed from),
+ * answer to a COMMIT), COMMIT (the copy of a checkpoint held here may be resumed from), CUTS (what a
+ * member knows replicated of the blocks a view moved together, {@link CutAgreement}),
  * REPLICATED (blocks covered by a peer's committed snapshot),
  * TAKEOVER (blocks moved to a new host). Each names the job's sequence number and the sender's
  * membership view number; another job's are ignored, and so is anything from a peer the installed
@@ -95,7 +97,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaService.class);
     /** Message kinds (package-private for tests that play a peer by hand). */
-    static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4, COMMIT = 5;
+    static final int PUT = 1, ACK = 2, REPLICATED = 3, TAKEOVER = 4, COMMIT = 5, CUTS = 6;
     /** What a PUT holds: a whole snapshot, or the changes since the checkpoint before. */
     static final int WHOLE = 0, CHANGES = 1;
     /**
@@ -181,6 +183,8 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
     private volatile TakeoverListener takeovers = (h, e, b) -> { };
     /** The other peers' snapshots held here, for a takeover. */
     private final HeldCopies held;
+    /** The checkpoint blocks moved together resume from, agreed by every member. */
+    private final CutAgreement agreement = new CutAgreement();
     private final Delivery delivery;
     private final long[] replicatedCut;
     /** Per block, the replicated checkpoint before the newest: with two or more replicas producers keep their logs from here. */
@@ -589,6 +593,35 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
         return held.idsCovering(block);
     }
 
+    /**
+     * Tells every member of {@code view} (this peer too) which checkpoints of the blocks it moved
+     * together this peer knows replicated, so that their hosts agree on one to resume from.
+     */
+    public void announceCuts(MembershipView view, List<Integer> moved) {
+        Map<Integer, CutAgreement.Cuts> mine = new HashMap<>();
+        WireOut out = new WireOut(32 + 20 * moved.size());
+        out.putByte(CUTS).putLong(job).putLong(epoch()).putLong(view.epoch()).putInt(moved.size());
+        for (int b : moved) {
+            CutAgreement.Cuts c = new CutAgreement.Cuts(previousCut(b), replicatedCut(b));
+            mine.put(b, c);
+            out.putInt(b).putLong(c.previous()).putLong(c.newest());
+        }
+        agreement.heard(view.epoch(), session.self(), mine);
+        ByteBuffer message = out.buffer();
+        for (int p : view.members()) {
+            if (p != session.self()) {
+                sendQuietly(p, message.duplicate());
+            }
+        }
+    }
+
+    /** The checkpoint the blocks {@code view} moved together resume from, once every member told what it knows ({@link CutAgreement}). */
+    public long agreedCut(MembershipView view, List<Integer> moved) throws InterruptedException {
+        long at = agreement.await(view, moved, session::view, System.currentTimeMillis() + ackTimeoutMs);
+        agreement.forget(view.epoch() - 1);
+        return at;
+    }
+
     /** Tells every member that {@code blocks} now run on this peer, as view {@code epoch} assigns them. */
     public void announceTakeover(long epoch, int[] blocks) {
         WireOut out = new WireOut(32 + 4 * blocks.length);
@@ -695,6 +728,14 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             case COMMIT -> {
                 long id = in.getLong();
                 answer(f.peer(), id, held.commit(f.peer(), id) ? COMMITTED : SEND_WHOLE);
+            }
+            case CUTS -> {
+                long view = in.getLong();
+                Map<Integer, CutAgreement.Cuts> cuts = new HashMap<>();
+                for (int n = in.getCount(20); n > 0; n--) {
+                    cuts.put(block(in.getInt(), f.peer()), new CutAgreement.Cuts(in.getLong(), in.getLong()));
+                }
+                agreement.heard(view, f.peer(), cuts);
             }
             case TAKEOVER -> {
                 int host = in.getInt();

@@ -123,6 +123,14 @@ final class Takeover {
                 }
             }
             previousView = view;
+        } finally {
+            lock.unlock();
+        }
+        if (movedTogether(moved)) {
+            replication.replicas().announceCuts(view, moved); // every member, so that the hosts agree on one checkpoint
+        }
+        lock.lock();
+        try {
             for (int b = 0; b < view.world(); b++) {
                 if (owner(view, b) == self() && !hostedHere.contains(b)) {
                     adopt.add(b);
@@ -229,6 +237,10 @@ final class Takeover {
         } catch (RuntimeException e) {
             onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": it could not take over "
                     + "block(s) " + Arrays.toString(blocks) + " of peer(s) " + removed + " (" + view + "): " + e.getMessage(), e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            onFailure.accept(new JobFailedException("job '" + config.name() + "' failed on peer " + self() + ": interrupted while taking "
+                    + "over block(s) " + Arrays.toString(blocks), e));
         } finally {
             lock.lock();
             try {
@@ -240,34 +252,30 @@ final class Takeover {
         }
     }
 
+    /** Whether the blocks one view moved must resume from one checkpoint agreed by every member ({@link CutAgreement}). */
+    private boolean movedTogether(List<Integer> moved) {
+        return moved.size() >= 2 && config.replicas() >= 2;
+    }
+
     /**
      * The copies the blocks adopted here resume from. Blocks moved by one view must all resume from
      * one checkpoint: what they sent each other after the older of two copies lived only in the
      * lost peers' logs, so two copies of different checkpoints would lose it. With one block moved,
-     * or one replica (where two losses cannot be survived anyway), the newest copy does; with
-     * several and two or more replicas, every host restores its moved blocks at the same
-     * checkpoint — the newest of the blocks' previous replicated checkpoints, from which producers
-     * keep their logs ({@link ReplicaService#logCut}) and which every survivor learnt from the same
-     * REPLICATED messages — and fails, saying so, when it holds no copy of one at that checkpoint.
+     * or one replica (where two losses cannot be survived anyway), the newest committed copy does;
+     * with several and two or more replicas, every host restores its moved blocks at the checkpoint
+     * every member agreed on ({@link CutAgreement}: the newest previous replicated checkpoint any
+     * member knows, from which producers keep their logs, {@link ReplicaService#logCut}) and fails,
+     * saying so, when it holds no committed copy of one at that checkpoint.
      */
-    private List<ReplicaService.Held> copiesFor(MembershipView view, List<Integer> moved, int[] blocks) {
-        if (moved.size() < 2 || config.replicas() < 2) {
+    private List<ReplicaService.Held> copiesFor(MembershipView view, List<Integer> moved, int[] blocks) throws InterruptedException {
+        if (!movedTogether(moved)) {
             List<ReplicaService.Held> copies = new ArrayList<>();
             for (int b : blocks) {
                 copies.add(copyOf(b));
             }
             return copies;
         }
-        long at = 0;
-        for (int b : moved) {
-            at = Math.max(at, replication.replicas().previousCut(b));
-        }
-        if (at == 0) { // at most one snapshot replicated so far: nothing was dropped from any log
-            at = Long.MAX_VALUE;
-            for (int b : moved) {
-                at = Math.min(at, replication.replicas().replicatedCut(b));
-            }
-        }
+        long at = replication.replicas().agreedCut(view, moved);
         List<ReplicaService.Held> copies = new ArrayList<>();
         for (int b : blocks) {
             ReplicaService.Held held = replication.replicas().committedCopyAt(b, at);
