@@ -6,7 +6,7 @@ import air.runtime.api.Timestamped;
 import air.runtime.impl.exec.StandaloneHeads;
 import air.runtime.impl.ops.KeyedFrame;
 import air.runtime.impl.ops.KeyedFrameFactory;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.plan.HeadSpec;
 import air.runtime.plan.PhysicalPlan;
@@ -68,7 +68,7 @@ final class Planned {
 
     /** One partial of one key's records of one frame from {@code producer} (stamped: the partial sees {@code Timestamped} records). */
     @SuppressWarnings("unchecked")
-    FramePartial partial(int input, int producer, long frameStart, List<Ev> records, boolean stamped) {
+    FrameAccumulators partial(int input, int producer, long frameStart, List<Ev> records, boolean stamped) {
         KeyedFrameFactory<Object> frames = (KeyedFrameFactory<Object>) StandaloneHeads.frames(config, head.info(), sides[input]);
         KeyedFrame<Object> frame = frames.create();
         for (Ev e : records) {

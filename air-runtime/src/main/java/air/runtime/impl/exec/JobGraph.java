@@ -21,19 +21,19 @@ import air.runtime.impl.ops.DeadLetterFork;
 import air.runtime.impl.ops.ExchangeOp;
 import air.runtime.impl.ops.ForkOp;
 import air.runtime.impl.ops.ForkTail;
+import air.runtime.impl.ops.FrameUpdates;
 import air.runtime.impl.ops.GuardedWriter;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.KeyedFrameFactory;
-import air.runtime.impl.ops.PartialUpdates;
+import air.runtime.impl.ops.PartialWindowMeters;
 import air.runtime.impl.ops.PartialWindowOp;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.ops.SinkOp;
 import air.runtime.impl.ops.SinkTail;
 import air.runtime.impl.ops.Snapshotting;
 import air.runtime.impl.ops.SplitCursor;
-import air.runtime.impl.ops.UpsertPartial;
+import air.runtime.impl.ops.UpsertFrameUpdates;
 import air.runtime.impl.ops.WindowFinal;
-import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.ops.WindowStats;
 import air.runtime.impl.progress.Completion;
 import air.runtime.impl.progress.ProgressRelease;
@@ -91,7 +91,7 @@ public final class JobGraph {
         }
     };
     // read by meters on other threads, and grown when blocks are taken over
-    private final List<WindowPartial> partials = new CopyOnWriteArrayList<>();
+    private final List<PartialWindowMeters> partials = new CopyOnWriteArrayList<>();
     private final List<WindowFinal> finals = new ArrayList<>();
     private final List<WindowFinal> meteredFinals = new CopyOnWriteArrayList<>();
     private final Map<Integer, Inbox[]> inboxes = new HashMap<>();
@@ -326,12 +326,12 @@ public final class JobGraph {
                 ShuffleOutput out = shuffleOutput(edge, pw, producer, destinations);
                 // a window emitting upserts admits late records and ships early; a plain one gets the strategy that does nothing
                 boolean upserts = agg.allowedLatenessMs() > 0 || agg.earlyResultsMs() > 0;
-                PartialUpdates<?> updates = upserts
-                        ? new UpsertPartial<>(agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs() > 0, frames, router, codecFor(pw), out)
-                        : PartialUpdates.none();
+                FrameUpdates<?> updates = upserts
+                        ? new UpsertFrameUpdates<>(agg.window(), agg.allowedLatenessMs(), agg.earlyResultsMs() > 0, frames, router, codecFor(pw), out)
+                        : FrameUpdates.none();
                 Inlet<?> op = ops.create(v.id(), position, PartialWindowOp.class, pw.info(), agg.window(), router, release, frames, codecFor(pw),
                         out, late, updates);
-                partials.add((WindowPartial) op);
+                partials.add((PartialWindowMeters) op);
                 positions.add(position, "window-partial", pw.info(), op, null);
                 stateful.add(new TaskletState.Op(ids.of(pw), (Snapshotting) op));
                 return new Built(op, (ChainTail) op);
@@ -613,7 +613,7 @@ public final class JobGraph {
         return inboxes;
     }
 
-    List<WindowPartial> partials() {
+    List<PartialWindowMeters> partials() {
         return partials;
     }
 

@@ -3,8 +3,8 @@ package air.runtime.impl.exec;
 import air.runtime.JobStatus;
 import air.runtime.JobSummary;
 import air.runtime.impl.ops.Counted;
+import air.runtime.impl.ops.PartialWindowMeters;
 import air.runtime.impl.ops.WindowFinal;
-import air.runtime.impl.ops.WindowPartial;
 import air.runtime.impl.shuffle.Inbox;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -122,15 +122,15 @@ public final class JobMetrics implements AutoCloseable {
     }
 
     private static double partialsSent(List<Counted> ops) {
-        return ops.stream().mapToLong(op -> ((WindowPartial) op).partialsSent()).sum();
+        return ops.stream().mapToLong(op -> ((PartialWindowMeters) op).partialsSent()).sum();
     }
 
     private static double results(List<WindowFinal> finals) {
         return finals.stream().mapToLong(WindowFinal::results).sum();
     }
 
-    private static double late(List<WindowPartial> partials) {
-        return partials.stream().mapToLong(WindowPartial::late).sum();
+    private static double late(List<PartialWindowMeters> partials) {
+        return partials.stream().mapToLong(PartialWindowMeters::late).sum();
     }
 
     private <T> void counter(String name, Tags tags, T obj, ToDoubleFunction<T> fn) {

@@ -3,7 +3,7 @@ package air.runtime.impl.inbound;
 import air.runtime.impl.ops.Inlet;
 import air.runtime.impl.ops.ProgressSnapshot;
 import air.runtime.impl.progress.Completion;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.operator.Operator;
@@ -109,7 +109,7 @@ public final class InboundEdge implements Completion.Listener {
         int input = inputOf(p);
         int local = p - offsets[input];
         switch (item) {
-            case FramePartial f -> {
+            case FrameAccumulators f -> {
                 operator.onItem(input, f);
                 if (progress.oldestOpenEpoch() > f.frameStart()) {
                     publishProgress(); // it may open an epoch older than the one reported

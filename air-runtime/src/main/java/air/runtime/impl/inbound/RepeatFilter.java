@@ -1,6 +1,6 @@
 package air.runtime.impl.inbound;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.wire.WireIn;
@@ -44,14 +44,14 @@ public final class RepeatFilter {
     public ShuffleItem fresh(ShuffleItem item) {
         int p = item.producer();
         switch (item) {
-            case FramePartial f when f.kind() != FramePartial.REGULAR -> {
+            case FrameAccumulators f when f.kind() != FrameAccumulators.REGULAR -> {
                 // an update: idempotent at the window (newest version per key wins), so it needs no mark here; only a
                 // preview of a frame whose regular partial was taken is stale (the regular one holds all it held)
-                if (f.kind() == FramePartial.PREVIEW && f.frameStart() <= lastFrame[p]) {
+                if (f.kind() == FrameAccumulators.PREVIEW && f.frameStart() <= lastFrame[p]) {
                     return repeat();
                 }
             }
-            case FramePartial f -> {
+            case FrameAccumulators f -> {
                 if (f.frameStart() <= lastFrame[p]) {
                     return repeat();
                 }

@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.Timestamped;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -98,7 +98,7 @@ final class BufferedRecords {
 
     void snapshotTo(WireOut out, ShuffleItemCodec codec) {
         int n = byKey.size();
-        FramePartial p = new FramePartial(0, 0, longKeys ? new long[n] : null, longKeys ? null : new Object[n], n);
+        FrameAccumulators p = new FrameAccumulators(0, 0, longKeys ? new long[n] : null, longKeys ? null : new Object[n], n);
         for (Map.Entry<Object, ArrayList<Timestamped<Object>>> e : byKey.entrySet()) {
             if (longKeys) {
                 p.longKeys[p.size] = (Long) e.getKey();
@@ -113,7 +113,7 @@ final class BufferedRecords {
     @SuppressWarnings("unchecked")
     void restoreFrom(WireIn in, ShuffleItemCodec codec) {
         byKey.clear();
-        FramePartial p = FrameSnapshots.read(in, codec);
+        FrameAccumulators p = FrameSnapshots.read(in, codec);
         for (int i = 0; i < p.size; i++) {
             Object key = p.longKeys != null ? (Object) p.longKeys[i] : p.objectKeys[i];
             byKey.put(key, new ArrayList<>((List<Timestamped<Object>>) p.accumulators[i]));

@@ -6,7 +6,7 @@ import air.runtime.api.Codecs;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
@@ -68,7 +68,7 @@ public final class CountWindowOp implements Operator, Counted, WindowStats {
 
     @Override
     public void onItem(int input, Object item) {
-        FramePartial p = (FramePartial) item;
+        FrameAccumulators p = (FrameAccumulators) item;
         received++;
         boolean emitted = false;
         for (int i = 0; i < p.size; i++) {

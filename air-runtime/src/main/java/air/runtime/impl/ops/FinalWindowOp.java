@@ -3,7 +3,7 @@ package air.runtime.impl.ops;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
@@ -34,7 +34,7 @@ public final class FinalWindowOp<T> implements Operator, Counted, WindowStats, W
     @Override
     public void onItem(int input, Object item) {
         received++;
-        frames.merge((FramePartial) item);
+        frames.merge((FrameAccumulators) item);
     }
 
     @Override

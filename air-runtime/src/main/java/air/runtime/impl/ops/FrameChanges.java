@@ -1,6 +1,6 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
@@ -72,7 +72,7 @@ final class FrameChanges {
      * What {@link #write} wrote, one entry per open frame: {@code whole} holds the frame written
      * whole (it replaces the frame of that start), or is null for a frame that stays as it was.
      */
-    record Entry(long start, FramePartial whole) { }
+    record Entry(long start, FrameAccumulators whole) { }
 
     /**
      * The frame an entry restores: a new one of {@code frames} holding what was written whole, or
@@ -99,7 +99,7 @@ final class FrameChanges {
             int kind = in.getByte();
             switch (kind) {
                 case WHOLE -> {
-                    FramePartial p = FrameSnapshots.read(in, codec);
+                    FrameAccumulators p = FrameSnapshots.read(in, codec);
                     entries.add(new Entry(p.frameStart(), p));
                 }
                 case KEPT -> entries.add(new Entry(in.getLong(), null));

@@ -1,6 +1,6 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
@@ -21,9 +21,9 @@ final class FrameSnapshots {
     }
 
     /** The next frame written by {@link #write}. */
-    static FramePartial read(WireIn in, ShuffleItemCodec codec) {
+    static FrameAccumulators read(WireIn in, ShuffleItemCodec codec) {
         ShuffleItem item = codec.readEmbedded(in, 1, 1).item();
-        if (!(item instanceof FramePartial p)) {
+        if (!(item instanceof FrameAccumulators p)) {
             throw in.malformed("a checkpointed window frame expected, found " + item);
         }
         return p;

@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowResult;
 import air.runtime.impl.shuffle.DrainableFrame;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireOut;
 
@@ -23,7 +23,7 @@ public interface KeyedFrame<T> extends DrainableFrame {
      * A partial over this frame's live accumulators, to be encoded at once and dropped (checkpoints):
      * nothing is copied, so it must not be sent or merged.
      */
-    FramePartial view(long frameStart);
+    FrameAccumulators view(long frameStart);
 
     /**
      * Writes this frame as {@code codec} writes a regular partial of {@code frameStart} (what
@@ -35,7 +35,7 @@ public interface KeyedFrame<T> extends DrainableFrame {
     }
 
     /** Combines a partial's accumulators into this frame; the partial is not used afterwards. */
-    void merge(FramePartial partial);
+    void merge(FrameAccumulators partial);
 
     /** Combines this frame's accumulators into {@code target} without changing them (sliding windows). */
     void combineInto(KeyedFrame<T> target);

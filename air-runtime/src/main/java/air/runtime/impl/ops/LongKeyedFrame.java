@@ -4,7 +4,7 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireOut;
@@ -52,32 +52,32 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial[] drain(int producer, long frameStart, int destinations) {
-        FramePartial[] out = new FramePartial[destinations];
+    public FrameAccumulators[] drain(int producer, long frameStart, int destinations) {
+        FrameAccumulators[] out = new FrameAccumulators[destinations];
         int capacity = destinations == 1 ? accumulators.size() : Math.max(4, 2 * accumulators.size() / destinations);
         LongIterator keys = accumulators.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
             int d = destinations == 1 ? 0 : KeyRouting.ownerOf(key, destinations);
-            FramePartial.add(out, d, producer, frameStart, capacity, true, key, null, accumulators.get(key));
+            FrameAccumulators.add(out, d, producer, frameStart, capacity, true, key, null, accumulators.get(key));
         }
         accumulators.clear();
         return out;
     }
 
     @Override
-    public FramePartial drainAll(int producer, long frameStart) {
-        FramePartial p = drain(producer, frameStart, 1)[0];
-        return p != null ? p : new FramePartial(producer, frameStart, new long[0], null, 0);
+    public FrameAccumulators drainAll(int producer, long frameStart) {
+        FrameAccumulators p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FrameAccumulators(producer, frameStart, new long[0], null, 0);
     }
 
     @Override
-    public FramePartial copyAll(int producer, long frameStart) {
+    public FrameAccumulators copyAll(int producer, long frameStart) {
         return entries(producer, frameStart, true);
     }
 
     @Override
-    public FramePartial view(long frameStart) {
+    public FrameAccumulators view(long frameStart) {
         return entries(0, frameStart, false);
     }
 
@@ -92,9 +92,9 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
         }
     }
 
-    private FramePartial entries(int producer, long frameStart, boolean copy) {
+    private FrameAccumulators entries(int producer, long frameStart, boolean copy) {
         int n = accumulators.size();
-        FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, new long[n], null, n);
         LongIterator keys = accumulators.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
@@ -112,7 +112,7 @@ public final class LongKeyedFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     @SuppressWarnings("unchecked")
-    public void merge(FramePartial partial) {
+    public void merge(FrameAccumulators partial) {
         for (int i = 0; i < partial.size; i++) {
             long key = partial.longKeys[i];
             A incoming = (A) partial.accumulators[i];

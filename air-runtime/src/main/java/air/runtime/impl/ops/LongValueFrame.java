@@ -4,7 +4,7 @@ import air.runtime.api.LongAggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.PackedPairWriter;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.KeySpec;
@@ -100,30 +100,30 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial[] drain(int producer, long frameStart, int destinations) {
-        FramePartial[] out = new FramePartial[destinations];
+    public FrameAccumulators[] drain(int producer, long frameStart, int destinations) {
+        FrameAccumulators[] out = new FrameAccumulators[destinations];
         int capacity = destinations == 1 ? values.size() : Math.max(4, 2 * values.size() / destinations);
         LongIterator keys = values.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
             int d = destinations == 1 ? 0 : KeyRouting.ownerOf(key, destinations);
-            FramePartial.add(out, d, producer, frameStart, capacity, true, key, null, op.accumulatorOf(values.get(key)));
+            FrameAccumulators.add(out, d, producer, frameStart, capacity, true, key, null, op.accumulatorOf(values.get(key)));
         }
         values.clear();
         return out;
     }
 
     @Override
-    public FramePartial drainAll(int producer, long frameStart) {
-        FramePartial p = drain(producer, frameStart, 1)[0];
-        return p != null ? p : new FramePartial(producer, frameStart, new long[0], null, 0);
+    public FrameAccumulators drainAll(int producer, long frameStart) {
+        FrameAccumulators p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FrameAccumulators(producer, frameStart, new long[0], null, 0);
     }
 
     /** Accumulator objects made from the values: copies by nature, so a copy and a view are the same. */
     @Override
-    public FramePartial copyAll(int producer, long frameStart) {
+    public FrameAccumulators copyAll(int producer, long frameStart) {
         int n = values.size();
-        FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, new long[n], null, n);
         LongIterator keys = values.keySet().longIterator();
         while (keys.hasNext()) {
             long key = keys.next();
@@ -134,7 +134,7 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial view(long frameStart) {
+    public FrameAccumulators view(long frameStart) {
         return copyAll(0, frameStart);
     }
 
@@ -160,7 +160,7 @@ public final class LongValueFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     @SuppressWarnings("unchecked")
-    public void merge(FramePartial partial) {
+    public void merge(FrameAccumulators partial) {
         try {
             for (int i = 0; i < partial.size; i++) {
                 long key = partial.longKeys[i];

@@ -4,7 +4,7 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.runtime.serial.StableHash;
@@ -77,32 +77,32 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial[] drain(int producer, long frameStart, int destinations) {
-        FramePartial[] out = new FramePartial[destinations];
+    public FrameAccumulators[] drain(int producer, long frameStart, int destinations) {
+        FrameAccumulators[] out = new FrameAccumulators[destinations];
         int capacity = destinations == 1 ? accumulators.size() : Math.max(4, 2 * accumulators.size() / destinations);
         Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Object, A> e = it.next();
             int d = destinations == 1 ? 0 : KeyRouting.ownerOf(e.getKey(), destinations);
-            FramePartial.add(out, d, producer, frameStart, capacity, false, 0, e.getKey(), e.getValue());
+            FrameAccumulators.add(out, d, producer, frameStart, capacity, false, 0, e.getKey(), e.getValue());
         }
         accumulators.clear();
         return out;
     }
 
     @Override
-    public FramePartial drainAll(int producer, long frameStart) {
-        FramePartial p = drain(producer, frameStart, 1)[0];
-        return p != null ? p : new FramePartial(producer, frameStart, null, new Object[0], 0);
+    public FrameAccumulators drainAll(int producer, long frameStart) {
+        FrameAccumulators p = drain(producer, frameStart, 1)[0];
+        return p != null ? p : new FrameAccumulators(producer, frameStart, null, new Object[0], 0);
     }
 
     @Override
-    public FramePartial copyAll(int producer, long frameStart) {
+    public FrameAccumulators copyAll(int producer, long frameStart) {
         return entries(producer, frameStart, true);
     }
 
     @Override
-    public FramePartial view(long frameStart) {
+    public FrameAccumulators view(long frameStart) {
         return entries(0, frameStart, false);
     }
 
@@ -116,9 +116,9 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
         }
     }
 
-    private FramePartial entries(int producer, long frameStart, boolean copy) {
+    private FrameAccumulators entries(int producer, long frameStart, boolean copy) {
         int n = accumulators.size();
-        FramePartial p = new FramePartial(producer, frameStart, null, new Object[n], n);
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, null, new Object[n], n);
         Iterator<Map.Entry<Object, A>> it = accumulators.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Object, A> e = it.next();
@@ -136,7 +136,7 @@ public final class ObjectKeyedFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     @SuppressWarnings("unchecked")
-    public void merge(FramePartial partial) {
+    public void merge(FrameAccumulators partial) {
         for (int i = 0; i < partial.size; i++) {
             Object key = partial.objectKeys[i];
             A incoming = (A) partial.accumulators[i];

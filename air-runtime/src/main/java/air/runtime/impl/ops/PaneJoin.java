@@ -4,7 +4,7 @@ import air.runtime.api.Timestamped;
 import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
@@ -45,7 +45,7 @@ final class PaneJoin {
         this.pane = panes.size();
     }
 
-    void merge(int input, FramePartial partial) {
+    void merge(int input, FrameAccumulators partial) {
         (input == 0 ? left : right).merge(partial);
     }
 

@@ -1,6 +1,6 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
@@ -29,7 +29,7 @@ abstract class PaneJoinOperator implements Operator, Counted, WindowStats, PaneJ
     @Override
     public final void onItem(int input, Object item) {
         received++;
-        panes.merge(input, (FramePartial) item);
+        panes.merge(input, (FrameAccumulators) item);
     }
 
     @Override

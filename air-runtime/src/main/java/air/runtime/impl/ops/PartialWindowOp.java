@@ -5,7 +5,7 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.progress.ProgressRelease;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.impl.shuffle.ShuffleOutput;
@@ -23,11 +23,11 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
  * decides which frames are finished and tells the destinations (watermarks or credit); the job's
  * {@link WindowRouter} decides where each finished frame's partials go. Records at or below the
  * released progress are late: dropped and counted, or sent to the late-record sink, never silently
- * — unless the window emits upserts and its {@link PartialUpdates} admits them within the allowed
+ * — unless the window emits upserts and its {@link FrameUpdates} admits them within the allowed
  * lateness (asked only for such records, so a plain window's per-record path is unchanged).
  */
-public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, WindowPartial, Snapshotting, ChainTail,
-        ProgressRelease.Frames, PartialUpdates.OpenFrames {
+public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>, Counted, PartialWindowMeters, Snapshotting, ChainTail,
+        ProgressRelease.Frames, FrameUpdates.OpenFrames {
 
     private final OperatorInfo info;
     private final long slide;
@@ -39,7 +39,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
     private final ProgressRelease release;
     private final SinkWriter<? super T> lateRecords;
     private final ShuffleItemCodec codec;
-    private final PartialUpdates<T> updates;
+    private final FrameUpdates<T> updates;
     private final FrameChanges changes = new FrameChanges();
     /** The late-record sink's state of the checkpoint restored, applied once the whole chain is read ({@link #restoredAt}). */
     private byte[] lateRestore;
@@ -55,7 +55,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
 
     public PartialWindowOp(OperatorInfo info, WindowDefinition window, WindowRouter router, ProgressRelease release,
                            KeyedFrameFactory<T> frames, ShuffleItemCodec codec, ShuffleOutput out, SinkWriter<? super T> lateRecords,
-                           PartialUpdates<T> updates) {
+                           FrameUpdates<T> updates) {
         this.info = info;
         this.updates = updates;
         this.lateRecords = lateRecords;
@@ -283,7 +283,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
         readCounters(in);
         open.clear();
         for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
+            FrameAccumulators p = FrameSnapshots.read(in, codec);
             KeyedFrame<T> frame = frames.create();
             frame.merge(p);
             open.put(p.frameStart, frame);
@@ -313,7 +313,7 @@ public final class PartialWindowOp<T> extends PaddedOperator implements Inlet<T>
      */
     @Override
     public void restoreRescaled(Rescale rescale) {
-        if (updates != PartialUpdates.<T>none()) {
+        if (updates != FrameUpdates.<T>none()) {
             throw new UnsupportedOperationException("a window that emits early or late updates keeps per-producer versions");
         }
         LongObjectHashMap<KeyedFrame<T>> taken = new LongObjectHashMap<>();

@@ -6,7 +6,7 @@ import air.runtime.api.Codecs;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
@@ -97,7 +97,7 @@ public final class SessionWindowOp implements Operator, Counted, WindowStats {
 
     @Override
     public void onItem(int input, Object item) {
-        FramePartial p = (FramePartial) item;
+        FrameAccumulators p = (FrameAccumulators) item;
         received++;
         for (int i = 0; i < p.size; i++) {
             Object key = p.longKeys != null ? (Object) p.longKeys[i] : p.objectKeys[i];

@@ -4,7 +4,7 @@ import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.KeyRouting;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.plan.OperatorInfo;
 
 /**
@@ -50,8 +50,8 @@ public final class SingleKeyFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial[] drain(int producer, long frameStart, int destinations) {
-        FramePartial[] out = new FramePartial[destinations];
+    public FrameAccumulators[] drain(int producer, long frameStart, int destinations) {
+        FrameAccumulators[] out = new FrameAccumulators[destinations];
         if (acc != null) {
             out[destinations == 1 ? 0 : KeyRouting.ownerOf(KEY, destinations)] = one(producer, frameStart, acc);
             acc = null;
@@ -60,14 +60,14 @@ public final class SingleKeyFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial drainAll(int producer, long frameStart) {
-        FramePartial p = one(producer, frameStart, acc);
+    public FrameAccumulators drainAll(int producer, long frameStart) {
+        FrameAccumulators p = one(producer, frameStart, acc);
         acc = null;
         return p;
     }
 
     @Override
-    public FramePartial copyAll(int producer, long frameStart) {
+    public FrameAccumulators copyAll(int producer, long frameStart) {
         if (acc == null) {
             return one(producer, frameStart, null);
         }
@@ -77,13 +77,13 @@ public final class SingleKeyFrame<T, A> implements KeyedFrame<T> {
     }
 
     @Override
-    public FramePartial view(long frameStart) {
+    public FrameAccumulators view(long frameStart) {
         return one(0, frameStart, acc);
     }
 
     /** A partial of {@code a} under key {@link #KEY}, or an empty one for null. */
-    private static FramePartial one(int producer, long frameStart, Object a) {
-        FramePartial p = new FramePartial(producer, frameStart, new long[1], null, 1);
+    private static FrameAccumulators one(int producer, long frameStart, Object a) {
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, new long[1], null, 1);
         if (a != null) {
             p.longKeys[0] = KEY;
             p.accumulators[0] = a;
@@ -94,7 +94,7 @@ public final class SingleKeyFrame<T, A> implements KeyedFrame<T> {
 
     @Override
     @SuppressWarnings("unchecked")
-    public void merge(FramePartial partial) {
+    public void merge(FrameAccumulators partial) {
         for (int i = 0; i < partial.size; i++) {
             if (partial.longKeys[i] != KEY) {
                 throw new IllegalStateException(info.name() + ": a partial of an unkeyed window with key " + partial.longKeys[i]);

@@ -5,7 +5,7 @@ import air.runtime.api.WindowResult;
 import air.runtime.api.WindowTopK;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
@@ -51,7 +51,7 @@ public final class TopKWindowOp<T> implements Operator, Counted, WindowStats, Wi
     @Override
     public void onItem(int input, Object item) {
         received++;
-        frames.merge((FramePartial) item);
+        frames.merge((FrameAccumulators) item);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The final half's store of window updates ({@link FramePartial#PREVIEW} and
- * {@link FramePartial#LATE} partials): per (frame, producer, key) the newest whole accumulator
+ * The final half's store of window updates ({@link FrameAccumulators#PREVIEW} and
+ * {@link FrameAccumulators#LATE} partials): per (frame, producer, key) the newest whole accumulator
  * sent, and its version. An update replaces an entry only with a newer version, which is what makes
  * updates idempotent: a repeat, or a replay cut into other batches, changes nothing already held.
  * A frame's regular partial from a producer replaces that producer's previews of it (it holds all
@@ -43,9 +43,9 @@ final class UpdateLayers<T> {
         }
 
         /** The entries as one partial sharing the kept accumulators: merged into a scratch frame only, never changed. */
-        FramePartial partial(long frameStart) {
+        FrameAccumulators partial(long frameStart) {
             int n = entries.size();
-            FramePartial p = new FramePartial(0, frameStart, longKeys ? new long[n] : null, longKeys ? null : new Object[n], n);
+            FrameAccumulators p = new FrameAccumulators(0, frameStart, longKeys ? new long[n] : null, longKeys ? null : new Object[n], n);
             for (Map.Entry<Object, Entry> e : entries.entrySet()) {
                 if (longKeys) {
                     p.longKeys[p.size] = (Long) e.getKey();
@@ -66,7 +66,7 @@ final class UpdateLayers<T> {
     }
 
     /** Takes the entries of {@code update} newer than those held; @return the keys it changed. */
-    Set<Object> update(FramePartial update) {
+    Set<Object> update(FrameAccumulators update) {
         Layer layer = byFrame.computeIfAbsent(update.frameStart(), s -> new HashMap<>())
                 .computeIfAbsent(update.producer(), p -> new Layer(update.longKeys != null));
         Set<Object> changed = new HashSet<>();
@@ -124,7 +124,7 @@ final class UpdateLayers<T> {
         out.putInt(index.size());
         for (long[] at : index) {
             Layer layer = byFrame.get(at[0]).get((int) at[1]);
-            FramePartial p = layer.partial(at[0]);
+            FrameAccumulators p = layer.partial(at[0]);
             out.putInt((int) at[1]);
             codec.write(0, p, out);
             for (int i = 0; i < p.size; i++) {
@@ -137,7 +137,7 @@ final class UpdateLayers<T> {
         byFrame.clear();
         for (int n = in.getCount(4); n > 0; n--) {
             int producer = in.getInt();
-            FramePartial p = FrameSnapshots.read(in, codec);
+            FrameAccumulators p = FrameSnapshots.read(in, codec);
             Layer layer = new Layer(p.longKeys != null);
             for (int i = 0; i < p.size; i++) {
                 layer.entries.put(p.keyAt(i), new Entry(in.getLong(), p.accumulators[i]));

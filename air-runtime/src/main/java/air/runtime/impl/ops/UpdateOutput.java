@@ -1,12 +1,12 @@
 package air.runtime.impl.ops;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleOutput;
 
 /**
  * The shuffle output an upserting window's partial half ships its updates through: marks every
- * partial the router sends as a {@link FramePartial#PREVIEW} or {@link FramePartial#LATE} update
+ * partial the router sends as a {@link FrameAccumulators#PREVIEW} or {@link FrameAccumulators#LATE} update
  * of the given version, so that routing ({@code WindowRouter}) stays the plain window's.
  */
 final class UpdateOutput implements ShuffleOutput {
@@ -38,7 +38,7 @@ final class UpdateOutput implements ShuffleOutput {
 
     @Override
     public void send(int destination, ShuffleItem item) {
-        if (!(item instanceof FramePartial p)) {
+        if (!(item instanceof FrameAccumulators p)) {
             throw new IllegalStateException("only partials go out as window updates, not " + item);
         }
         p.kind = kind;

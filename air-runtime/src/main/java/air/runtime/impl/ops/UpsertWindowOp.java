@@ -5,7 +5,7 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.api.WindowUpdate;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.plan.OperatorInfo;
@@ -25,12 +25,12 @@ import java.util.TreeSet;
  *   <li><b>On time</b>: once progress passes a window's end, one {@code ON_TIME} row per key, at
  *       event time {@code end - 1}, as a plain window.</li>
  *   <li><b>Late</b>: its frames are kept until progress passes {@code end + allowedLateness};
- *       a {@link FramePartial#LATE} update of records admitted late ({@link UpsertPartial})
+ *       a {@link FrameAccumulators#LATE} update of records admitted late ({@link UpsertFrameUpdates})
  *       replaces what that producer sent before for its keys, and each window already fired that
  *       holds its frame emits a {@code LATE} row for each key it changed, with the key's whole
  *       updated value, at event time {@code max(end - 1, progress)} (never behind the progress
  *       already forwarded). Then the frames are freed.</li>
- *   <li><b>Early</b>: {@link FramePartial#PREVIEW}s of the producers' open frames count until
+ *   <li><b>Early</b>: {@link FrameAccumulators#PREVIEW}s of the producers' open frames count until
  *       the frame's regular partial replaces them; a window not fired yet that received partials
  *       emits an {@code EARLY} row per key at most {@code earlyResults} after it changed, by the
  *       job's {@link TimeSource} (a test's manual clock): checked on every input, progress and
@@ -38,7 +38,7 @@ import java.util.TreeSet;
  * </ul>
  *
  * <p>Updates are kept per (producer, frame, key), newest version wins, so a repeated or replayed
- * update changes nothing (see {@link FramePartial}); one for a frame already past its lateness
+ * update changes nothing (see {@link FrameAccumulators}); one for a frame already past its lateness
  * here can only be a replay and is dropped ({@link #staleUpdates}). Frames, updates and what has
  * fired are part of the snapshot, restored exactly; the next early row's time is processing time
  * and starts again after a restore.
@@ -102,10 +102,10 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
 
     @Override
     public void onItem(int input, Object item) {
-        FramePartial p = (FramePartial) item;
+        FrameAccumulators p = (FrameAccumulators) item;
         received++;
         long start = p.frameStart();
-        if (p.kind() == FramePartial.REGULAR) {
+        if (p.kind() == FrameAccumulators.REGULAR) {
             if (start + window.slide() <= firedEnd) {
                 throw new IllegalStateException(info.name() + ": the partial of frame " + start + " from producer " + p.producer()
                         + " arrived after a window holding it fired (" + firedEnd + "): frames must precede their producer's progress");
@@ -118,10 +118,10 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
             // that got it there: this one is a replay (a restored producer's), and all it holds is here already
             staleUpdates++;
         } else {
-            Set<Object> keys = (p.kind() == FramePartial.LATE ? lates : previews).update(p);
+            Set<Object> keys = (p.kind() == FrameAccumulators.LATE ? lates : previews).update(p);
             if (!keys.isEmpty()) {
                 frameAt(start); // its windows have data, even if no regular partial of it came
-                if (p.kind() == FramePartial.LATE) {
+                if (p.kind() == FrameAccumulators.LATE) {
                     long last = Math.min(start + window.size(), firedEnd);
                     for (long end = start + window.slide(); end <= last; end += window.slide()) {
                         emit(end, WindowUpdate.Kind.LATE, keys);
@@ -295,7 +295,7 @@ public final class UpsertWindowOp<T> implements Operator, Counted, WindowStats {
         completeBelow = in.getLong();
         open.clear();
         for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
+            FrameAccumulators p = FrameSnapshots.read(in, codec);
             KeyedFrame<T> frame = frames.create();
             frame.merge(p);
             open.put(p.frameStart(), frame);

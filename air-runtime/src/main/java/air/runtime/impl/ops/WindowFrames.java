@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Rescale;
 import air.runtime.plan.OperatorInfo;
@@ -53,7 +53,7 @@ public final class WindowFrames<T> {
     }
 
     /** Merges a partial into its frame; the partial is not used afterwards. */
-    public void merge(FramePartial partial) {
+    public void merge(FrameAccumulators partial) {
         frameAt(partial.frameStart()).merge(partial);
         changes.touched(partial.frameStart());
     }
@@ -154,7 +154,7 @@ public final class WindowFrames<T> {
             }
             lastEmittedEnd = Math.max(lastEmittedEnd, e.lastEmittedEnd);
             for (Map.Entry<Long, KeyedFrame<T>> f : e.open.entrySet()) {
-                FramePartial share = router.shareOf(f.getKey(), f.getValue(), copied.add(f.getKey()), instance, instances);
+                FrameAccumulators share = router.shareOf(f.getKey(), f.getValue(), copied.add(f.getKey()), instance, instances);
                 if (share != null && share.size() > 0) {
                     merge(share);
                 }

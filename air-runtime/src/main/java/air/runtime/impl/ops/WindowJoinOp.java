@@ -6,7 +6,7 @@ import air.runtime.api.WindowDefinition;
 import air.runtime.api.WindowResult;
 import air.runtime.impl.failure.OperatorFailure;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.operator.Operator;
 import air.runtime.operator.Rescale;
@@ -58,9 +58,9 @@ public final class WindowJoinOp implements Operator, Counted, WindowStats {
     public void onItem(int input, Object item) {
         received++;
         if (input == 0) {
-            left.merge((FramePartial) item);
+            left.merge((FrameAccumulators) item);
         } else {
-            right.merge((FramePartial) item);
+            right.merge((FrameAccumulators) item);
         }
     }
 

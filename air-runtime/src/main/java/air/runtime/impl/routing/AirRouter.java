@@ -2,7 +2,7 @@ package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.shuffle.DrainableFrame;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleOutput;
 
@@ -40,7 +40,7 @@ final class AirRouter implements WindowRouter {
     }
 
     @Override
-    public FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
+    public FrameAccumulators shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
         if (firstCopy) {
             for (int owner : AirRouting.ownersOfFrame(frameStart, window, instances)) {
                 if (owner == instance) {

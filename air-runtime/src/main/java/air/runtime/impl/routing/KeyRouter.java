@@ -1,7 +1,7 @@
 package air.runtime.impl.routing;
 
 import air.runtime.impl.shuffle.DrainableFrame;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleOutput;
 
@@ -14,7 +14,7 @@ final class KeyRouter implements WindowRouter {
 
     @Override
     public long ship(long frameStart, DrainableFrame frame, ShuffleOutput out) {
-        FramePartial[] partials = frame.drain(out.producer(), frameStart, out.destinations());
+        FrameAccumulators[] partials = frame.drain(out.producer(), frameStart, out.destinations());
         long sent = 0;
         for (int d = 0; d < partials.length; d++) {
             if (partials[d] != null) {
@@ -30,7 +30,7 @@ final class KeyRouter implements WindowRouter {
     }
 
     @Override
-    public FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
+    public FrameAccumulators shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances) {
         return frame.drain(0, frameStart, instances)[instance];
     }
 

@@ -2,7 +2,7 @@ package air.runtime.impl.routing;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.shuffle.DrainableFrame;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleOutput;
 import air.runtime.plan.Routing;
@@ -41,10 +41,10 @@ public interface WindowRouter {
      * each owner of a frame holds all of it, so one copy is taken; under KEY routing each held its
      * keys' share, and every share counts. The frame is not used afterwards.
      */
-    FramePartial shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances);
+    FrameAccumulators shareOf(long frameStart, DrainableFrame frame, boolean firstCopy, int instance, int instances);
 
     /** Sends one partial, counting its entries. */
-    static long send(ShuffleOutput out, int destination, FramePartial partial) {
+    static long send(ShuffleOutput out, int destination, FrameAccumulators partial) {
         out.send(destination, partial);
         return partial.size();
     }

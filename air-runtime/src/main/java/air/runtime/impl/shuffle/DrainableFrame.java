@@ -11,11 +11,11 @@ public interface DrainableFrame {
      * Moves every accumulator into per-destination partials ({@code null} where a destination owns
      * no key of this frame) and leaves this frame empty.
      */
-    FramePartial[] drain(int producer, long frameStart, int destinations);
+    FrameAccumulators[] drain(int producer, long frameStart, int destinations);
 
     /** Moves every accumulator into one partial for a single destination and leaves this frame empty. */
-    FramePartial drainAll(int producer, long frameStart);
+    FrameAccumulators drainAll(int producer, long frameStart);
 
     /** A partial with copies of every accumulator (made with create + combine); this frame is unchanged. */
-    FramePartial copyAll(int producer, long frameStart);
+    FrameAccumulators copyAll(int producer, long frameStart);
 }

@@ -1,7 +1,7 @@
 package air.runtime.impl.shuffle;
 
 /** What travels on a shuffle edge: per-frame partial aggregates or batches of records, and progress markers. */
-public sealed interface ShuffleItem permits FramePartial, RecordBatch, ShuffleItem.Watermark, ShuffleItem.EndOfStream,
+public sealed interface ShuffleItem permits FrameAccumulators, RecordBatch, ShuffleItem.Watermark, ShuffleItem.EndOfStream,
         ShuffleItem.Credit, ShuffleItem.CreditRange, ShuffleItem.Barrier {
 
     /** The index of the upstream instance that sent it: one FIFO channel per producer. */

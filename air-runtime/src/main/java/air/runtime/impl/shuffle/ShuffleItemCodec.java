@@ -73,7 +73,7 @@ public final class ShuffleItemCodec {
     /** A fair first size for an item's encoding, so that large partials do not grow their buffer step by step. */
     public static int sizeHint(ShuffleItem item) {
         return switch (item) {
-            case FramePartial p -> 32 + p.size * 24; // packed partials take less: the buffer is only a first size
+            case FrameAccumulators p -> 32 + p.size * 24; // packed partials take less: the buffer is only a first size
             case RecordBatch b -> 32 + b.size * 32;
             default -> 32;
         };
@@ -81,12 +81,13 @@ public final class ShuffleItemCodec {
 
     public void write(int destination, ShuffleItem item, WireOut out) {
         switch (item) {
-            case FramePartial p when longs != null && p.longKeys != null && p.kind == FramePartial.REGULAR -> writePacked(destination, p, out);
-            case FramePartial p -> {
-                if (p.kind == FramePartial.REGULAR) {
+            case FrameAccumulators p when longs != null && p.longKeys != null && p.kind == FrameAccumulators.REGULAR ->
+                    writePacked(destination, p, out);
+            case FrameAccumulators p -> {
+                if (p.kind == FrameAccumulators.REGULAR) {
                     out.putByte(PARTIAL).putInt(destination).putInt(p.producer).putLong(p.frameStart);
                 } else {
-                    out.putByte(p.kind == FramePartial.PREVIEW ? PREVIEW : LATE).putInt(destination).putInt(p.producer).putLong(p.frameStart)
+                    out.putByte(p.kind == FrameAccumulators.PREVIEW ? PREVIEW : LATE).putInt(destination).putInt(p.producer).putLong(p.frameStart)
                             .putLong(p.version);
                 }
                 out.putByte(p.longKeys != null ? LONG_KEYS : OBJECT_KEYS).putInt(p.size);
@@ -113,7 +114,7 @@ public final class ShuffleItemCodec {
         }
     }
 
-    private void writePacked(int destination, FramePartial p, WireOut out) {
+    private void writePacked(int destination, FrameAccumulators p, WireOut out) {
         long keyBits = 0;
         long valueBits = 0;
         for (int i = 0; i < p.size; i++) {
@@ -195,7 +196,7 @@ public final class ShuffleItemCodec {
         };
     }
 
-    private FramePartial readPacked(WireIn in, int producer) {
+    private FrameAccumulators readPacked(WireIn in, int producer) {
         if (longs == null) {
             throw in.malformed("a packed window partial, but aggregation " + info.name() + " does not keep one long per accumulator");
         }
@@ -207,7 +208,7 @@ public final class ShuffleItemCodec {
             throw in.malformed("a packed partial of " + n + " entries of " + keyWidth + " + " + valueWidth + " bytes does not fit in the "
                     + in.remaining() + " bytes left");
         }
-        FramePartial p = new FramePartial(producer, frameStart, new long[n], null, n);
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, new long[n], null, n);
         for (int i = 0; i < n; i++) {
             p.longKeys[i] = LongColumns.unzigzag(in.getLong(keyWidth));
             p.accumulators[i] = longs.accumulatorOf(LongColumns.unzigzag(in.getLong(valueWidth)));
@@ -242,7 +243,7 @@ public final class ShuffleItemCodec {
                 if (keys != LONG_KEYS && keys != OBJECT_KEYS) {
                     throw in.malformed("unknown key layout " + keys);
                 }
-                FramePartial p = new FramePartial(producer, frameStart, keys == LONG_KEYS ? new long[n] : null,
+                FrameAccumulators p = new FrameAccumulators(producer, frameStart, keys == LONG_KEYS ? new long[n] : null,
                         keys == LONG_KEYS ? null : new Object[n], n);
                 for (int i = 0; i < n; i++) {
                     if (keys == LONG_KEYS) {
@@ -253,7 +254,7 @@ public final class ShuffleItemCodec {
                     p.accumulators[i] = accumulators.read(in);
                 }
                 p.size = n;
-                p.kind = kind == PARTIAL ? FramePartial.REGULAR : kind == PREVIEW ? FramePartial.PREVIEW : FramePartial.LATE;
+                p.kind = kind == PARTIAL ? FrameAccumulators.REGULAR : kind == PREVIEW ? FrameAccumulators.PREVIEW : FrameAccumulators.LATE;
                 p.version = version;
                 yield p;
             }

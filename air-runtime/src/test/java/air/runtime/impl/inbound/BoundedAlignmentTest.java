@@ -8,7 +8,7 @@ import air.runtime.api.Codec;
 import air.runtime.impl.exec.JobContext;
 import air.runtime.impl.ops.TestFrames;
 import air.runtime.impl.progress.Completion;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.Inbox;
 import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.impl.shuffle.ShuffleItem;
@@ -253,8 +253,8 @@ class BoundedAlignmentTest {
             }
         }
         assertThat(released).isEqualTo(expected);
-        assertThat(back.get(0)).isInstanceOf(FramePartial.class);
-        assertThat(((FramePartial) back.get(0)).size()).isEqualTo(2);
+        assertThat(back.get(0)).isInstanceOf(FrameAccumulators.class);
+        assertThat(((FrameAccumulators) back.get(0)).size()).isEqualTo(2);
         assertThat(aligner.openSpillFiles()).isZero();
     }
 

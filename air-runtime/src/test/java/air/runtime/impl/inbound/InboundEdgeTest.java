@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.hewmeld.Credit;
 import air.runtime.impl.ops.TestFrames;
 import air.runtime.impl.progress.Completion;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.operator.Operator;
 import air.runtime.plan.Progress;
@@ -245,8 +245,8 @@ class InboundEdgeTest {
     @Test
     void when_a_partial_arrives_under_no_fault_tolerance_then_nothing_is_filtered() {
         InboundEdge edge = plain(Progress.WATERMARK, 1);
-        FramePartial a = TestFrames.partial(0, 0, 1);
-        FramePartial b = TestFrames.partial(0, 0, 2);
+        FrameAccumulators a = TestFrames.partial(0, 0, 1);
+        FrameAccumulators b = TestFrames.partial(0, 0, 2);
         edge.accept(a);
         edge.accept(b);
         assertThat(op.items).isEqualTo(2);

@@ -3,7 +3,7 @@ package air.runtime.impl.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.wire.WireIn;
 import air.wire.WireOut;
@@ -22,7 +22,7 @@ class FrameChangesTest {
     }
 
     private static long count(KeyedFrame<Long> frame, long key) {
-        FramePartial p = frame.view(0);
+        FrameAccumulators p = frame.view(0);
         for (int i = 0; i < p.size; i++) {
             if (p.longKeys[i] == key) {
                 return ((long[]) p.accumulators[i])[0];

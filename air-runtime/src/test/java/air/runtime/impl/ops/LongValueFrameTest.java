@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import air.runtime.api.Codec;
 import air.runtime.api.LongAggregateOp;
 import air.runtime.impl.failure.OperatorFailure;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.WireIn;
@@ -76,7 +76,7 @@ class LongValueFrameTest {
     }
 
     /** A partial as key -> value, whatever its order. */
-    private static TreeMap<Long, Long> entries(FramePartial p) {
+    private static TreeMap<Long, Long> entries(FrameAccumulators p) {
         TreeMap<Long, Long> m = new TreeMap<>();
         for (int i = 0; i < p.size; i++) {
             m.put(p.longKeys[i], ((long[]) p.accumulators[i])[0]);
@@ -100,8 +100,8 @@ class LongValueFrameTest {
         assertThat(entries(p.view(0))).isEqualTo(entries(o.view(0)));
 
         // drained by owner, merged and combined: the same as the object frame
-        FramePartial[] pd = p.drain(1, 0, 3);
-        FramePartial[] od = o.drain(1, 0, 3);
+        FrameAccumulators[] pd = p.drain(1, 0, 3);
+        FrameAccumulators[] od = o.drain(1, 0, 3);
         assertThat(p.isEmpty()).isTrue();
         for (int d = 0; d < 3; d++) {
             assertThat(entries(pd[d])).isEqualTo(entries(od[d]));
@@ -141,10 +141,10 @@ class LongValueFrameTest {
         assertThat(results(p)).isEqualTo(results(o));
         KeyedFrame<long[]> merged = new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create();
         KeyedFrame<long[]> mergedObjects = new KeyedFrameFactory<long[]>(LongKeyedFrame.class.getConstructors()[0], INFO, KEY, sum).create();
-        for (FramePartial part : p.drain(0, 0, 2)) {
+        for (FrameAccumulators part : p.drain(0, 0, 2)) {
             merged.merge(part);
         }
-        for (FramePartial part : o.drain(0, 0, 2)) {
+        for (FrameAccumulators part : o.drain(0, 0, 2)) {
             mergedObjects.merge(part);
         }
         merged.merge(fed(new KeyedFrameFactory<long[]>(LongValueFrame.class.getConstructors()[0], INFO, KEY, sum).create(),
@@ -168,7 +168,7 @@ class LongValueFrameTest {
         codec.write(0, p.view(40), viaPartial);
         assertThat(direct.buffer()).isEqualTo(viaPartial.buffer());
 
-        FramePartial back = FrameSnapshots.read(new WireIn(direct.buffer(), -1), codec);
+        FrameAccumulators back = FrameSnapshots.read(new WireIn(direct.buffer(), -1), codec);
         assertThat(back.frameStart()).isEqualTo(40);
         assertThat(entries(back)).isEqualTo(entries(p.view(40)));
     }

@@ -3,7 +3,7 @@ package air.runtime.impl.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.plan.OperatorInfo;
 import air.wire.FrameException;
@@ -27,8 +27,8 @@ class PackedPartialTest {
     private static final OperatorInfo INFO = OperatorInfo.of("max", "PackedPartialTest.java:1");
     private static final ShuffleItemCodec PACKING = ShuffleItemCodec.packing(INFO, new LongValueFrameTest.Max());
 
-    private static FramePartial partial(long[] keys, long[] values) {
-        FramePartial p = new FramePartial(3, 500, keys.clone(), null, keys.length);
+    private static FrameAccumulators partial(long[] keys, long[] values) {
+        FrameAccumulators p = new FrameAccumulators(3, 500, keys.clone(), null, keys.length);
         for (int i = 0; i < keys.length; i++) {
             p.accumulators[i] = new long[] {values[i]};
         }
@@ -36,15 +36,15 @@ class PackedPartialTest {
         return p;
     }
 
-    private static FramePartial roundTrip(FramePartial p, int destination) {
+    private static FrameAccumulators roundTrip(FrameAccumulators p, int destination) {
         WireOut out = new WireOut(16);
         PACKING.write(destination, p, out);
         ShuffleItemCodec.Addressed back = PACKING.read(new WireIn(out.buffer(), 2), 4, 4);
         assertThat(back.destination()).isEqualTo(destination);
-        return (FramePartial) back.item();
+        return (FrameAccumulators) back.item();
     }
 
-    private static void assertSame(FramePartial back, FramePartial p) {
+    private static void assertSame(FrameAccumulators back, FrameAccumulators p) {
         assertThat(back.producer).isEqualTo(p.producer);
         assertThat(back.frameStart()).isEqualTo(p.frameStart());
         assertThat(back.size).isEqualTo(p.size);
@@ -65,12 +65,12 @@ class PackedPartialTest {
                 keys[i] = i % 2 == 0 ? r : -r;
                 values[i] = i % 3 == 0 ? -r : r >>> 1;
             }
-            FramePartial p = partial(keys, values);
+            FrameAccumulators p = partial(keys, values);
             assertSame(roundTrip(p, 1), p);
         }
-        FramePartial extremes = partial(new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}, new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0});
+        FrameAccumulators extremes = partial(new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}, new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0});
         assertSame(roundTrip(extremes, 0), extremes);
-        FramePartial empty = partial(new long[0], new long[0]);
+        FrameAccumulators empty = partial(new long[0], new long[0]);
         assertSame(roundTrip(empty, 3), empty);
     }
 
@@ -102,8 +102,8 @@ class PackedPartialTest {
         WireOut out = new WireOut(16);
         FrameSnapshots.write(out, 70, frame, PACKING);
         assertThat(out.size()).isLessThan(5 * frame.size() + 40);
-        FramePartial back = FrameSnapshots.read(new WireIn(out.buffer(), -1), PACKING);
-        FramePartial view = frame.view(70);
+        FrameAccumulators back = FrameSnapshots.read(new WireIn(out.buffer(), -1), PACKING);
+        FrameAccumulators view = frame.view(70);
         assertThat(back.frameStart()).isEqualTo(70);
         assertThat(back.size).isEqualTo(view.size);
         for (int i = 0; i < view.size; i++) {
@@ -134,8 +134,8 @@ class PackedPartialTest {
             WireOut out = new WireOut(16);
             FrameSnapshots.write(out, 90, frame, PACKING);
             widest = Math.max(widest, out.size());
-            FramePartial back = FrameSnapshots.read(new WireIn(out.buffer(), -1), PACKING);
-            FramePartial view = frame.view(90);
+            FrameAccumulators back = FrameSnapshots.read(new WireIn(out.buffer(), -1), PACKING);
+            FrameAccumulators view = frame.view(90);
             assertThat(back.size).isEqualTo(view.size);
             for (int i = 0; i < view.size; i++) {
                 assertThat(back.longKeys[i]).isEqualTo(view.longKeys[i]);

@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.AggregateOp;
 import air.runtime.api.WindowResult;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.RecordBatch;
 import air.runtime.impl.shuffle.ShuffleItem;
 import air.runtime.impl.shuffle.ShuffleOutput;
@@ -36,7 +36,7 @@ public final class TestFrames {
     }
 
     /** The partial a producer sends of a frame with these keys. */
-    public static FramePartial partial(int producer, long frameStart, long... keys) {
+    public static FrameAccumulators partial(int producer, long frameStart, long... keys) {
         return frame(keys).drainAll(producer, frameStart);
     }
 
@@ -87,7 +87,7 @@ public final class TestFrames {
 
     /** A short stable description of an item: "frame@10x2" (start, entries), or the record's own form. */
     public static String describe(ShuffleItem item) {
-        return item instanceof FramePartial f ? "frame@" + f.frameStart() + "x" + f.size() : item.toString();
+        return item instanceof FrameAccumulators f ? "frame@" + f.frameStart() + "x" + f.size() : item.toString();
     }
 
     /** The end of a chain: records results, watermarks and completions. */

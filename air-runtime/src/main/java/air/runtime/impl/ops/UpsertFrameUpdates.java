@@ -2,7 +2,7 @@ package air.runtime.impl.ops;
 
 import air.runtime.api.WindowDefinition;
 import air.runtime.impl.routing.WindowRouter;
-import air.runtime.impl.shuffle.FramePartial;
+import air.runtime.impl.shuffle.FrameAccumulators;
 import air.runtime.impl.shuffle.ShuffleItemCodec;
 import air.runtime.impl.shuffle.ShuffleOutput;
 import air.wire.WireIn;
@@ -26,7 +26,7 @@ import java.util.TreeMap;
  *       are shipped before this producer's next progress, so the owner still holds each of those
  *       windows when they arrive. Others follow the late-record policy.</li>
  *   <li><b>Early results</b>: at the end of every batch that received records, a copy of each
- *       open frame goes out as a {@link FramePartial#PREVIEW}, so the owner's early rows on the
+ *       open frame goes out as a {@link FrameAccumulators#PREVIEW}, so the owner's early rows on the
  *       processing-time interval reflect every record handed to the job so far. The frames stay
  *       as they are (the regular partial still carries all of a frame). Costs a copy of each open
  *       frame per batch, which is why only such windows do it.</li>
@@ -41,7 +41,7 @@ import java.util.TreeMap;
  * state, whatever batches it reads — changes nothing it already had, and one it had not arrives
  * whole. A replay's late updates of a frame the owner already freed are dropped there.
  */
-public final class UpsertPartial<T> implements PartialUpdates<T> {
+public final class UpsertFrameUpdates<T> implements FrameUpdates<T> {
 
     private final WindowDefinition window;
     private final long allowedLateness;
@@ -65,7 +65,7 @@ public final class UpsertPartial<T> implements PartialUpdates<T> {
      * @param allowedLateness event-time ms a window's state is kept after its end (0: no late record is admitted)
      * @param early           whether open frames are previewed at every batch end (early results)
      */
-    public UpsertPartial(WindowDefinition window, long allowedLateness, boolean early, KeyedFrameFactory<T> frames, WindowRouter router,
+    public UpsertFrameUpdates(WindowDefinition window, long allowedLateness, boolean early, KeyedFrameFactory<T> frames, WindowRouter router,
                          ShuffleItemCodec codec, ShuffleOutput out) {
         this.window = window;
         this.allowedLateness = allowedLateness;
@@ -73,8 +73,8 @@ public final class UpsertPartial<T> implements PartialUpdates<T> {
         this.frames = frames;
         this.router = router;
         this.codec = codec;
-        this.lateOut = new UpdateOutput(out, FramePartial.LATE);
-        this.previewOut = new UpdateOutput(out, FramePartial.PREVIEW);
+        this.lateOut = new UpdateOutput(out, FrameAccumulators.LATE);
+        this.previewOut = new UpdateOutput(out, FrameAccumulators.PREVIEW);
     }
 
     @Override
@@ -118,7 +118,7 @@ public final class UpsertPartial<T> implements PartialUpdates<T> {
             long start = e.getKey();
             Late<T> frame = e.getValue();
             if (!frame.fresh().isEmpty()) {
-                FramePartial fresh = frame.fresh().drainAll(producer, start);
+                FrameAccumulators fresh = frame.fresh().drainAll(producer, start);
                 Set<Object> changed = fresh.keys();
                 frame.all().merge(fresh);
                 // the changed keys' whole late accumulators, copied: the kept ones go on accumulating
@@ -167,7 +167,7 @@ public final class UpsertPartial<T> implements PartialUpdates<T> {
         admittedRecords = in.getLong();
         late.clear();
         for (int n = in.getCount(1); n > 0; n--) {
-            FramePartial p = FrameSnapshots.read(in, codec);
+            FrameAccumulators p = FrameSnapshots.read(in, codec);
             KeyedFrame<T> all = frames.create();
             all.merge(p);
             late.put(p.frameStart(), new Late<>(all, frames.create()));

@@ -7,10 +7,10 @@ import air.wire.WireOut;
 /**
  * What a window's partial half does for a window whose final half emits upserts, chosen once when
  * the job is built: {@link #none()} for a plain window, whose methods do nothing and are called
- * per batch or per late record only, never on the per-record path; {@link UpsertPartial} admits
+ * per batch or per late record only, never on the per-record path; {@link UpsertFrameUpdates} admits
  * records late within the allowed lateness and previews the open frames for early results.
  */
-public interface PartialUpdates<T> {
+public interface FrameUpdates<T> {
 
     /** The partial half as its updates see it. */
     interface OpenFrames {
@@ -40,12 +40,12 @@ public interface PartialUpdates<T> {
 
     /** A plain window: nothing is admitted, nothing shipped early, nothing snapshotted. */
     @SuppressWarnings("unchecked")
-    static <T> PartialUpdates<T> none() {
-        return (PartialUpdates<T>) None.INSTANCE;
+    static <T> FrameUpdates<T> none() {
+        return (FrameUpdates<T>) None.INSTANCE;
     }
 
     /** The plain window's strategy. */
-    final class None implements PartialUpdates<Object> {
+    final class None implements FrameUpdates<Object> {
         static final None INSTANCE = new None();
 
         private None() {

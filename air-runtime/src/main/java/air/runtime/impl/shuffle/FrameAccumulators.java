@@ -17,11 +17,11 @@ import java.util.Set;
  * per (producer, frame, key) and a repeated or replayed update, however differently a replay cut
  * its batches, changes nothing.
  */
-public final class FramePartial implements ShuffleItem {
+public final class FrameAccumulators implements ShuffleItem {
 
     /** A frame shipped once, when the producer's progress passed it. */
     public static final byte REGULAR = 0;
-    /** An open frame's accumulators so far, replaced by newer previews and dropped by the frame's regular partial. */
+    /** An open frame's accumulators so far, replaced by newer previews and dropped once the frame is shipped regularly. */
     public static final byte PREVIEW = 1;
     /** A shipped frame's records admitted late so far, per key, replaced by newer versions. */
     public static final byte LATE = 2;
@@ -36,7 +36,7 @@ public final class FramePartial implements ShuffleItem {
     public byte kind = REGULAR;
     public long version;
 
-    public FramePartial(int producer, long frameStart, long[] longKeys, Object[] objectKeys, int capacity) {
+    public FrameAccumulators(int producer, long frameStart, long[] longKeys, Object[] objectKeys, int capacity) {
         this.producer = producer;
         this.frameStart = frameStart;
         this.longKeys = longKeys;
@@ -49,11 +49,11 @@ public final class FramePartial implements ShuffleItem {
      * made with room for {@code capacity} entries when it is the first, doubled when full. Its key
      * is {@code longKey} when {@code longKeyed}, else {@code objectKey}.
      */
-    public static void add(FramePartial[] out, int destination, int producer, long frameStart, int capacity, boolean longKeyed, long longKey,
+    public static void add(FrameAccumulators[] out, int destination, int producer, long frameStart, int capacity, boolean longKeyed, long longKey,
                     Object objectKey, Object accumulator) {
-        FramePartial p = out[destination];
+        FrameAccumulators p = out[destination];
         if (p == null) {
-            p = out[destination] = new FramePartial(producer, frameStart, longKeyed ? new long[capacity] : null,
+            p = out[destination] = new FrameAccumulators(producer, frameStart, longKeyed ? new long[capacity] : null,
                     longKeyed ? null : new Object[capacity], capacity);
         } else if (p.size == p.accumulators.length) {
             p = out[destination] = p.grown();
@@ -67,9 +67,9 @@ public final class FramePartial implements ShuffleItem {
     }
 
     /** A copy with twice the room. */
-    private FramePartial grown() {
+    private FrameAccumulators grown() {
         int capacity = accumulators.length * 2;
-        FramePartial bigger = new FramePartial(producer, frameStart, longKeys != null ? new long[capacity] : null,
+        FrameAccumulators bigger = new FrameAccumulators(producer, frameStart, longKeys != null ? new long[capacity] : null,
                 longKeys != null ? null : new Object[capacity], capacity);
         if (longKeys != null) {
             System.arraycopy(longKeys, 0, bigger.longKeys, 0, size);
@@ -101,7 +101,7 @@ public final class FramePartial implements ShuffleItem {
         return kind;
     }
 
-    /** An update's version (the producer's records received when it was sent); 0 for a regular partial. */
+    /** An update's version (the producer's records received when it was sent); 0 for a regular one. */
     public long version() {
         return version;
     }
@@ -111,7 +111,7 @@ public final class FramePartial implements ShuffleItem {
         return longKeys != null ? (Object) longKeys[i] : objectKeys[i];
     }
 
-    /** The keys of this partial, boxed. */
+    /** The keys of these accumulators, boxed. */
     public Set<Object> keys() {
         Set<Object> keys = new HashSet<>();
         for (int i = 0; i < size; i++) {
@@ -121,11 +121,11 @@ public final class FramePartial implements ShuffleItem {
     }
 
     /**
-     * A partial of this one's entries whose keys are in {@code keys}, sharing their accumulators
+     * Accumulators of this one's entries whose keys are in {@code keys}, sharing their accumulators
      * (this one is not used afterwards).
      */
-    public FramePartial only(Set<Object> keys) {
-        FramePartial p = new FramePartial(producer, frameStart, longKeys == null ? null : new long[size],
+    public FrameAccumulators only(Set<Object> keys) {
+        FrameAccumulators p = new FrameAccumulators(producer, frameStart, longKeys == null ? null : new long[size],
                 longKeys == null ? new Object[size] : null, size);
         for (int i = 0; i < size; i++) {
             if (keys.contains(keyAt(i))) {
