@@ -9,7 +9,7 @@ import java.util.Objects;
  * Where checkpoints go, for {@code JobConfig.checkpoints(store, intervalMs)}: e.g.
  * {@code config.checkpoints(Checkpoints.toDirectory(Path.of("ckpt")), 1000)}. A job started again
  * with the same directory resumes from the newest checkpoint all its peers completed. The store
- * comes from the {@code air-replication} module, which the DSL brings along at run time.
+ * comes from the {@code air-checkpoint-files} module, which the DSL brings along at run time.
  */
 public final class Checkpoints {
 

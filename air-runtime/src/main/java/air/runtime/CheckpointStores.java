@@ -18,6 +18,6 @@ public final class CheckpointStores {
         for (CheckpointStoreProvider provider : ServiceLoader.load(CheckpointStoreProvider.class, CheckpointStores.class.getClassLoader())) {
             return provider.directory(dir, retain);
         }
-        throw new IllegalStateException("no checkpoint store on the class path: add the dev.air:air-replication module");
+        throw new IllegalStateException("no checkpoint store on the class path: add the dev.air:air-checkpoint-files module");
     }
 }

@@ -31,6 +31,7 @@ class LayeringTest {
                 .layer("testkit").definedBy("air.test..")
                 .layer("dsl").definedBy("air.dsl..")
                 .layer("replication").definedBy("air.replication..")
+                .layer("checkpointFiles").definedBy("air.checkpoint.files..")
                 .layer("runtime").definedBy("air.runtime..")
                 .layer("hewmeld").definedBy("air.hewmeld..")
                 .layer("mpj").definedBy("air.mpj..")
@@ -43,18 +44,22 @@ class LayeringTest {
                 .whereLayer("testkit").mayNotBeAccessedByAnyLayer()
                 .whereLayer("dsl").mayOnlyBeAccessedByLayers("testkit", "samples", "benchmarks")
                 .whereLayer("replication").mayNotBeAccessedByAnyLayer()
+                .whereLayer("checkpointFiles").mayNotBeAccessedByAnyLayer()
                 // found through air.channels.bootstrap.MpjProvider only (the frame benchmark measures it): nothing else needs MPJ
                 .whereLayer("mpj").mayOnlyBeAccessedByLayers("benchmarks")
-                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "testkit", "workloads", "launcher", "samples", "replication", "benchmarks")
+                .whereLayer("runtime").mayOnlyBeAccessedByLayers("dsl", "testkit", "workloads", "launcher", "samples", "replication",
+                        "checkpointFiles", "benchmarks")
                 .whereLayer("hewmeld").mayOnlyBeAccessedByLayers("runtime", "replication", "benchmarks")
-                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "replication", "mpj", "testkit", "launcher", "samples", "benchmarks")
+                .whereLayer("channels").mayOnlyBeAccessedByLayers("runtime", "replication", "checkpointFiles", "mpj", "testkit", "launcher",
+                        "samples", "benchmarks")
                 .check(CLASSES);
     }
 
     @Test
     void progress_tracking_is_pure_data_that_knows_nothing_of_the_engine_or_the_transports() {
         noClasses().that().resideInAPackage("air.hewmeld..").should().dependOnClassesThat()
-                .resideInAnyPackage("air.runtime..", "air.channels..", "air.mpj..", "air.dsl..", "air.replication..", "air.launcher..")
+                .resideInAnyPackage("air.runtime..", "air.channels..", "air.mpj..", "air.dsl..", "air.replication..", "air.checkpoint..",
+                        "air.launcher..")
                 .check(CLASSES);
         noClasses().that().resideInAPackage("air.wire..").should().dependOnClassesThat()
                 .resideOutsideOfPackages("air.wire..", "java..").check(CLASSES);
@@ -63,7 +68,12 @@ class LayeringTest {
     @Test
     void the_runtime_never_knows_the_dsl_the_replication_module_or_a_transport_and_only_the_mpj_transport_touches_mpi() {
         noClasses().that().resideInAPackage("air.runtime..").should().dependOnClassesThat()
-                .resideInAnyPackage("air.dsl..", "air.replication..", "air.launcher..").check(CLASSES);
+                .resideInAnyPackage("air.dsl..", "air.replication..", "air.checkpoint..", "air.launcher..").check(CLASSES);
+        // the two fault-tolerance modules plug into the runtime separately and know nothing of each other
+        noClasses().that().resideInAPackage("air.replication..").should().dependOnClassesThat().resideInAPackage("air.checkpoint..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("air.checkpoint..").should().dependOnClassesThat().resideInAPackage("air.replication..")
+                .check(CLASSES);
         // the engine opens transports through the bootstrap and talks to them through the SPI only
         noClasses().that().resideInAnyPackage("air.runtime..", "air.dsl..", "air.samples..", "air.workloads..", "air.launcher..")
                 .should().dependOnClassesThat().resideInAnyPackage("air.mpj..", "air.channels.tcp..", "air.channels.impl..")

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * Where checkpoints live: the runtime's fault-tolerance SPI (the file store of
- * {@code air-replication} is one). A checkpoint is identified by a number that grows over time;
+ * {@code air-checkpoint-files} is one). A checkpoint is identified by a number that grows over time;
  * every peer writes its own part, as named byte arrays (one per tasklet). A checkpoint counts only
  * once every peer's part is there and intact.
  */

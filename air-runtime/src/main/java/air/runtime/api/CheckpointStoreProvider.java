@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Supplies checkpoint stores to the runtime; found with {@link java.util.ServiceLoader}, so that
- * fault tolerance plugs in (the {@code air-replication} module provides the file store) without
+ * fault tolerance plugs in (the {@code air-checkpoint-files} module provides the file store) without
  * the runtime or the DSL depending on it.
  */
 public interface CheckpointStoreProvider {

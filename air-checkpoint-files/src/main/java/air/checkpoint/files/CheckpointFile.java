@@ -1,4 +1,4 @@
-package air.replication;
+package air.checkpoint.files;
 
 import air.channels.MeshAuth;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package air.replication;
+package air.checkpoint.files;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

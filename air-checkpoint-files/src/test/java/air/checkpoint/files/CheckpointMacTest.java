@@ -1,9 +1,9 @@
-package air.replication;
+package air.checkpoint.files;
 
-import static air.replication.FileCheckpointStoreTest.file;
-import static air.replication.FileCheckpointStoreTest.logged;
-import static air.replication.FileCheckpointStoreTest.text;
-import static air.replication.FileCheckpointStoreTest.writeAll;
+import static air.checkpoint.files.FileCheckpointStoreTest.file;
+import static air.checkpoint.files.FileCheckpointStoreTest.logged;
+import static air.checkpoint.files.FileCheckpointStoreTest.text;
+import static air.checkpoint.files.FileCheckpointStoreTest.writeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package air.replication;
+package air.checkpoint.files;
 
 import air.runtime.api.CheckpointStore;
 import air.runtime.api.CheckpointStoreProvider;

@@ -1,4 +1,4 @@
-package air.replication;
+package air.checkpoint.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package air.replication;
+package air.checkpoint.files;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
