@@ -1,9 +1,10 @@
 package air.dsl;
 
 import air.channels.Channels;
-import air.channels.Frame;
+import air.channels.ForwardingTransport;
 import air.channels.InJvmTransports;
 import air.channels.Transport;
+import air.wire.WireOut;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -11,8 +12,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
-import java.util.function.IntConsumer;
 
 /**
  * One peer of an in-JVM network whose data lane lags: every frame it sends on a data channel (and
@@ -22,12 +21,11 @@ import java.util.function.IntConsumer;
  * still held: the frames a dying peer had sent but nobody had received. For tests of what replication
  * may count as safe.
  */
-final class LaggingDataTransport implements Transport {
+final class LaggingDataTransport extends ForwardingTransport {
 
     /** A data frame or a delivery mark (payload null), due to be handed on at {@code dueNanos}. */
     private record Held(long dueNanos, int peer, int channel, ByteBuffer payload, CompletableFuture<Void> mark) { }
 
-    private final Transport inner;
     private final long lagNanos;
     private final LinkedBlockingQueue<Held> lane = new LinkedBlockingQueue<>();
     private final Thread forwarder;
@@ -37,9 +35,9 @@ final class LaggingDataTransport implements Transport {
 
     /** {@code inner}: a transport of an in-JVM network ({@link InJvmTransports}); its data frames lag {@code lag}. */
     LaggingDataTransport(Transport inner, Duration lag) {
-        this.inner = inner;
+        super(inner);
         this.lagNanos = lag.toNanos();
-        this.forwarder = Thread.ofPlatform().daemon().name("lagging-lane-" + inner.self()).start(this::forward);
+        this.forwarder = Thread.ofPlatform().daemon().name("lagging-lane-" + delegate.self()).start(this::forward);
     }
 
     private void forward() {
@@ -66,9 +64,9 @@ final class LaggingDataTransport implements Transport {
             }
             try {
                 if (h.mark() == null) {
-                    inner.send(h.peer(), h.channel(), h.payload());
+                    delegate.send(h.peer(), h.channel(), h.payload());
                 } else {
-                    inner.delivered(h.peer()).whenComplete((v, e) -> {
+                    delegate.delivered(h.peer()).whenComplete((v, e) -> {
                         if (e == null) {
                             h.mark().complete(null);
                         } else {
@@ -89,14 +87,14 @@ final class LaggingDataTransport implements Transport {
         if (h.mark() == null) {
             dropped.incrementAndGet();
         } else {
-            h.mark().completeExceptionally(new IllegalStateException("peer " + inner.self() + " was lost with the mark in its lane"));
+            h.mark().completeExceptionally(new IllegalStateException("peer " + delegate.self() + " was lost with the mark in its lane"));
         }
     }
 
     /** Loses this peer with every frame its lane still holds; returns how many data frames that was. */
     long crash(String why) {
         crashed = true;
-        InJvmTransports.crash(inner, why);
+        InJvmTransports.crash(delegate, why);
         Held h;
         while ((h = lane.poll()) != null) {
             drop(h);
@@ -110,67 +108,33 @@ final class LaggingDataTransport implements Transport {
     }
 
     @Override
-    public int self() {
-        return inner.self();
-    }
-
-    @Override
-    public int peers() {
-        return inner.peers();
-    }
-
-    @Override
     public void send(int peer, int channel, ByteBuffer payload) {
         if (crashed) {
-            throw new IllegalStateException("transport of peer " + inner.self() + " is closed: the peer was lost");
+            throw new IllegalStateException("transport of peer " + delegate.self() + " is closed: the peer was lost");
         }
         if (channel < Channels.DATA_BASE) {
-            inner.send(peer, channel, payload);
+            delegate.send(peer, channel, payload);
             return;
         }
         ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
         lane.add(new Held(System.nanoTime() + lagNanos, peer, channel, copy, null));
     }
 
+    /** A WireOut is sealed and sent as bytes, so that it lags as the rest. */
+    @Override
+    public void send(int peer, int channel, WireOut payload) {
+        send(peer, channel, payload.sealForCopy());
+    }
+
     @Override
     public CompletableFuture<Void> delivered(int peer) {
         CompletableFuture<Void> mark = new CompletableFuture<>();
         if (crashed) {
-            mark.completeExceptionally(new IllegalStateException("peer " + inner.self() + " was lost"));
+            mark.completeExceptionally(new IllegalStateException("peer " + delegate.self() + " was lost"));
         } else {
             lane.add(new Held(System.nanoTime() + lagNanos, peer, -1, null, mark));
         }
         return mark;
-    }
-
-    @Override
-    public Frame receive(int channel, Duration timeout) throws InterruptedException {
-        return inner.receive(channel, timeout);
-    }
-
-    @Override
-    public void discard(int channel) {
-        inner.discard(channel);
-    }
-
-    @Override
-    public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
-        inner.onLinkFailure(listener);
-    }
-
-    @Override
-    public void onDeparture(IntConsumer listener) {
-        inner.onDeparture(listener);
-    }
-
-    @Override
-    public void markLost(int peer, String why) {
-        inner.markLost(peer, why);
-    }
-
-    @Override
-    public boolean survivesPeerLoss() {
-        return inner.survivesPeerLoss();
     }
 
     /** Hands on what the lane holds at once, then closes the peer. */
@@ -182,6 +146,6 @@ final class LaggingDataTransport implements Transport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        inner.close();
+        delegate.close();
     }
 }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import air.channels.Channels;
+import air.channels.ForwardingTransport;
 import air.channels.Frame;
 import air.channels.MeshAuth;
 import air.channels.Transport;
 import air.channels.tcp.TcpTransport;
-import air.wire.WireOut;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +16,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.IntConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -144,61 +141,23 @@ class ClusterSessionLeaveTest {
     }
 
     /** A transport that drops {@code peer}'s heartbeat goodbye: its reader never gets to it before the links end. */
-    private record WithoutHeartbeatGoodbye(Transport inner, int peer) implements Transport {
+    private static final class WithoutHeartbeatGoodbye extends ForwardingTransport {
+
+        private final int peer;
+
+        WithoutHeartbeatGoodbye(Transport inner, int peer) {
+            super(inner);
+            this.peer = peer;
+        }
 
         @Override
         public Frame receive(int channel, Duration timeout) throws InterruptedException {
-            Frame f = inner.receive(channel, timeout);
+            Frame f = delegate.receive(channel, timeout);
             if (f != null && channel == Channels.HEARTBEAT && f.peer() == peer && f.payload().remaining() > 0
                     && f.payload().get(f.payload().position()) == PeerMonitor.BYE) {
                 return null;
             }
             return f;
-        }
-
-        @Override
-        public int self() {
-            return inner.self();
-        }
-
-        @Override
-        public int peers() {
-            return inner.peers();
-        }
-
-        @Override
-        public void send(int to, int channel, ByteBuffer payload) {
-            inner.send(to, channel, payload);
-        }
-
-        @Override
-        public void send(int to, int channel, WireOut payload) {
-            inner.send(to, channel, payload);
-        }
-
-        @Override
-        public void onLinkFailure(BiConsumer<Integer, Throwable> listener) {
-            inner.onLinkFailure(listener);
-        }
-
-        @Override
-        public void onDeparture(IntConsumer listener) {
-            inner.onDeparture(listener);
-        }
-
-        @Override
-        public void markLost(int to, String why) {
-            inner.markLost(to, why);
-        }
-
-        @Override
-        public boolean survivesPeerLoss() {
-            return inner.survivesPeerLoss();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 }
