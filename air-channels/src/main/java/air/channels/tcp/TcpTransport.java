@@ -447,9 +447,6 @@ public final class TcpTransport implements Transport {
 
     /** The waits for delivery to {@code peer} end: the link broke, the peer left or this transport closed. */
     private void failDeliveries(int peer, String why) {
-        if (awaiting[peer] == null) {
-            return;
-        }
         Map.Entry<Long, CompletableFuture<Void>> e;
         while ((e = awaiting[peer].pollFirstEntry()) != null) {
             e.getValue().completeExceptionally(new IllegalStateException("delivery to peer " + peer + " not confirmed: " + why));

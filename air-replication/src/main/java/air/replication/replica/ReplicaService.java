@@ -606,6 +606,7 @@ public final class ReplicaService implements CheckpointStore, AutoCloseable {
             mine.put(b, c);
             out.putInt(b).putLong(c.previous()).putLong(c.newest());
         }
+        agreement.forget(view.epoch() - 1); // every member, not only the hosts that decide, drops older views' messages
         agreement.heard(view.epoch(), session.self(), mine);
         ByteBuffer message = out.buffer();
         for (int p : view.members()) {

@@ -157,11 +157,7 @@ final class ReplicatedState implements FaultTolerance {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        if (context.failure() != null) {
-            coordinator.abort(); // a lost peer's write may wait a minute for replicas it can no longer reach
-        } else {
-            coordinator.close();
-        }
+        coordinator.end(context.failure() != null);
         commits.close();
         return interrupted;
     }

@@ -415,10 +415,17 @@ public final class CheckpointCoordinator implements AutoCloseable {
     }
 
     /**
-     * The job failed: its checkpoints no longer count, so a write in flight (waiting, say, on
-     * replicas a lost peer can no longer reach) is interrupted rather than waited for.
+     * The job's end: a job that ended well waits for the writes already handed over ({@link #close});
+     * one that failed interrupts a write in flight instead, since its checkpoints no longer decide
+     * anything it does (a replica copy waiting on peers a lost one can no longer reach, a file write
+     * hanging on a stalled disk, would otherwise hold the failure up to a minute). A store writes
+     * each part whole or not at all, so an interrupted write leaves nothing to mistake for one.
      */
-    public void abort() {
+    public void end(boolean jobFailed) {
+        if (!jobFailed) {
+            close();
+            return;
+        }
         registry.remove(writeAge);
         writer.shutdownNow();
         try {

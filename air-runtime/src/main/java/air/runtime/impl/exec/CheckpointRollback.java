@@ -78,7 +78,7 @@ public final class CheckpointRollback implements FaultTolerance {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        coordinator.close();
+        coordinator.end(context.failure() != null);
         commits.close();
         return interrupted;
     }
